@@ -1,0 +1,102 @@
+// The public operator API: plan once, apply many times.
+//
+//   auto op = spmv::plan(csr, {Backend::cuda});      // analyse, choose, build, upload
+//   op->apply(x, y, 1.0, 0.0);                          // y = 1*A*x + 0*y
+//
+// An Operator owns its device data and workspace, created in plan(); apply
+// never allocates. Pointers passed to a GPU operator may be device pointers or
+// host pointers (host data is copied in and out through buffers made in plan();
+// the copy time is reported by last_transfer_seconds()).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spmv/matrix.hpp"
+#include "spmv/types.hpp"
+
+namespace spmv {
+
+// Integer tuning parameters of a kernel, e.g. {"threads_per_row", 8}.
+using KernelParams = std::map<std::string, int>;
+
+struct KernelInfo {
+  std::string name;         // unique, e.g. "csr-vector"; what --kernels takes
+  std::string format;       // storage format it reads, e.g. "csr"
+  Backend backend;
+  std::string summary;      // one line
+  std::string params;       // accepted parameters and ranges, e.g. "threads_per_row=2|4|8|16|32"
+  bool transposed = false;  // implements apply_transposed without building A^T
+  bool spmm = false;        // implements spmm natively (others fall back to k SpMVs)
+};
+
+// Every kernel of this build (CUDA kernels are listed only in CUDA builds).
+std::vector<KernelInfo> kernel_catalogue();
+
+struct PlanOptions {
+  Backend backend = Backend::cpu;
+  std::string kernel;     // empty: the backend's default choice
+  KernelParams params;    // overrides of the kernel's parameters
+  // apply_transposed: true builds A^T once (more memory, fastest); false uses
+  // the kernel's transposed product without storing A^T.
+  bool explicit_transpose = false;
+  int device = 0;         // CUDA device ordinal
+};
+
+struct OperatorDescription {
+  Backend backend = Backend::cpu;
+  std::string format;
+  std::string kernel;
+  KernelParams params;
+  std::size_t device_bytes = 0;  // bytes held on the device (0 for host backends)
+  double analysis_seconds = 0;
+  double build_seconds = 0;      // host-side conversion
+  double upload_seconds = 0;     // host-to-device copies
+};
+
+template <class T>
+class Operator {
+ public:
+  virtual ~Operator() = default;
+  Operator(const Operator&) = delete;
+  Operator& operator=(const Operator&) = delete;
+
+  index_t rows() const { return rows_; }
+  index_t cols() const { return cols_; }
+
+  // y = alpha * A * x + beta * y. x has cols() entries, y has rows().
+  // With beta == 0, y is not read (NaN in y does not propagate).
+  virtual void apply(const T* x, T* y, T alpha = T(1), T beta = T(0)) = 0;
+  // y = alpha * A^T * x + beta * y. x has rows() entries, y has cols().
+  virtual void apply_transposed(const T* x, T* y, T alpha = T(1), T beta = T(0)) = 0;
+  // C = alpha * A * B + beta * C. B is cols() x k, C is rows() x k, both dense
+  // with the given layout and no padding (leading dimension k or rows/cols).
+  virtual void spmm(const T* b, T* c, index_t k, Layout layout, T alpha = T(1), T beta = T(0)) = 0;
+
+  virtual OperatorDescription describe() const = 0;
+  // Seconds spent copying host operands in and out during the last call
+  // (0 when the operands were already where the kernel runs).
+  virtual double last_transfer_seconds() const { return 0; }
+
+ protected:
+  Operator(index_t rows, index_t cols) : rows_(rows), cols_(cols) {}
+
+ private:
+  index_t rows_;
+  index_t cols_;
+};
+
+// Analyses `a`, chooses (or takes the forced) kernel, builds and uploads.
+// Throws Unavailable for a backend or kernel not in this build or machine,
+// InvalidArgument for unknown kernel names or parameters, OutOfMemory when
+// the device cannot hold the operator.
+template <class T>
+std::unique_ptr<Operator<T>> plan(const Csr<T>& a, const PlanOptions& options = {});
+
+// True when this build has the CUDA backend and a CUDA device is present.
+bool cuda_available();
+
+}  // namespace spmv

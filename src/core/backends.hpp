@@ -1,0 +1,32 @@
+// Internal: the factories behind plan(), one per backend. Each backend's
+// directory defines its own; CUDA ones exist only when SPMV_HAVE_CUDA.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "spmv/operator.hpp"
+
+namespace spmv::detail {
+
+template <class T>
+std::unique_ptr<Operator<T>> make_reference_operator(const Csr<T>& a, const PlanOptions& options);
+template <class T>
+std::unique_ptr<Operator<T>> make_cpu_operator(const Csr<T>& a, const PlanOptions& options);
+std::vector<KernelInfo> host_kernels();  // reference and cpu
+
+#ifdef SPMV_HAVE_CUDA
+template <class T>
+std::unique_ptr<Operator<T>> make_cuda_operator(const Csr<T>& a, const PlanOptions& options);
+template <class T>
+std::unique_ptr<Operator<T>> make_cusparse_operator(const Csr<T>& a, const PlanOptions& options);
+std::vector<KernelInfo> cuda_kernels();     // cuda and cusparse
+bool cuda_device_present();
+#endif
+
+// Throws InvalidArgument naming the kernel when `params` holds a name that
+// `accepted` does not list.
+void check_param_names(const std::string& kernel, const KernelParams& params,
+                       const std::vector<std::string>& accepted);
+
+}  // namespace spmv::detail

@@ -1,0 +1,68 @@
+// Helpers shared by the unit and GPU tests: data paths, the matrix zoo,
+// random operands, the GPU-or-skip rule and the reference comparison.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "spmv/matrix.hpp"
+#include "spmv/operator.hpp"
+
+namespace spmv::test {
+
+// ../shared/data beside the checkout, or $SPMV_SHARED_DATA when set.
+std::string shared_data_dir();
+// All *.mtx.gz files in shared_data_dir()/matrices, sorted; empty when absent.
+std::vector<std::string> real_matrix_files();
+// The directory of this source tree (for data/ and the CLI path).
+std::string source_dir();
+std::string cli_path();
+// A fresh empty directory under the system temp dir, removed at exit.
+std::string temp_dir();
+
+struct ZooMatrix {
+  std::string name;
+  Csr<double> matrix;
+};
+// Small matrices covering the shapes every kernel must handle: empty, 0 x n,
+// n x 0, empty rows, one huge row, diagonal, banded, power-law, wide, tall,
+// duplicates/unsorted input canonicalised, a dense block.
+std::vector<ZooMatrix> matrix_zoo();
+
+// Deterministic, non-periodic values in [-1, 1] away from zero.
+template <class T>
+std::vector<T> random_vector(std::size_t n, std::uint64_t seed);
+
+// true when SPMV_REQUIRE_GPU=1 is set.
+bool gpu_required();
+
+// Compares y with the reference of y = alpha A x + beta y0 (per-row
+// tolerance of verify.hpp); returns a gtest assertion result.
+template <class T>
+::testing::AssertionResult matches_reference_spmv(const Csr<T>& a, const std::vector<T>& x,
+                                                  const std::vector<T>& y0, T alpha, T beta,
+                                                  const std::vector<T>& y);
+template <class T>
+::testing::AssertionResult matches_reference_spmv_transposed(const Csr<T>& a, const std::vector<T>& x,
+                                                             const std::vector<T>& y0, T alpha,
+                                                             T beta, const std::vector<T>& y);
+template <class T>
+::testing::AssertionResult matches_reference_spmm(const Csr<T>& a, const std::vector<T>& b,
+                                                  const std::vector<T>& c0, index_t k,
+                                                  Layout layout, T alpha, T beta,
+                                                  const std::vector<T>& c);
+
+}  // namespace spmv::test
+
+// Put first in every GPU test: skips without a device, fails instead when
+// SPMV_REQUIRE_GPU=1 so that a skip cannot pass for a success.
+#define SPMV_GPU_TEST_PRELUDE()                                                      \
+  do {                                                                               \
+    if (!::spmv::cuda_available()) {                                                 \
+      if (::spmv::test::gpu_required()) FAIL() << "SPMV_REQUIRE_GPU=1 but no CUDA device (or no CUDA build)"; \
+      GTEST_SKIP() << "no CUDA device (or no CUDA build); set SPMV_REQUIRE_GPU=1 to fail instead"; \
+    }                                                                                \
+  } while (0)

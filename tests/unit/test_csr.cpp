@@ -1,0 +1,122 @@
+// Canonical Csr construction and the structural operations of matrix.hpp.
+#include <gtest/gtest.h>
+
+#include "spmv/error.hpp"
+#include "spmv/matrix.hpp"
+#include "test_support.hpp"
+
+namespace spmv {
+namespace {
+
+Coo<double> small_coo() {
+  // [ 1 0 2 ]
+  // [ 0 0 0 ]
+  // [ 3 4 0 ]   given unsorted, with (0,2) split into 1.5 + 0.5
+  Coo<double> coo;
+  coo.rows = 3;
+  coo.cols = 3;
+  coo.push(2, 1, 4.0);
+  coo.push(0, 2, 1.5);
+  coo.push(2, 0, 3.0);
+  coo.push(0, 0, 1.0);
+  coo.push(0, 2, 0.5);
+  return coo;
+}
+
+TEST(Csr, CanonicalFromUnsortedCooWithDuplicates) {
+  const Csr<double> a = to_csr(small_coo());
+  EXPECT_EQ(a.rows, 3);
+  EXPECT_EQ(a.cols, 3);
+  EXPECT_EQ(a.row_ptr, (std::vector<index_t>{0, 2, 2, 4}));
+  EXPECT_EQ(a.col_idx, (std::vector<index_t>{0, 2, 0, 1}));
+  EXPECT_EQ(a.values, (std::vector<double>{1.0, 2.0, 3.0, 4.0}));
+  EXPECT_NO_THROW(validate(a));
+}
+
+TEST(Csr, ExplicitZerosAreKept) {
+  Coo<double> coo;
+  coo.rows = 2;
+  coo.cols = 2;
+  coo.push(1, 1, 0.0);
+  const Csr<double> a = to_csr(coo);
+  EXPECT_EQ(a.nnz(), 1);
+  EXPECT_EQ(a.values[0], 0.0);
+}
+
+TEST(Csr, OutOfRangeCooEntryIsRefused) {
+  Coo<double> coo = small_coo();
+  coo.push(3, 0, 1.0);
+  EXPECT_THROW(to_csr(coo), InvalidArgument);
+}
+
+TEST(Csr, FromArraysValidatesAndCanonicalises) {
+  const Csr<double> a = csr_from_arrays<double>(2, 3, {0, 2, 3}, {2, 0, 1}, {5.0, 6.0, 7.0});
+  EXPECT_EQ(a.col_idx, (std::vector<index_t>{0, 2, 1}));
+  EXPECT_EQ(a.values, (std::vector<double>{6.0, 5.0, 7.0}));
+  EXPECT_THROW(csr_from_arrays<double>(2, 3, {0, 2}, {0, 1}, {1.0, 1.0}), InvalidArgument);
+  EXPECT_THROW(csr_from_arrays<double>(2, 3, {0, 2, 1}, {0, 1}, {1.0, 1.0}), InvalidArgument);
+  EXPECT_THROW(csr_from_arrays<double>(2, 3, {0, 1, 2}, {0, 3}, {1.0, 1.0}), InvalidArgument);
+  EXPECT_THROW(csr_from_arrays<double>(2, 3, {0, 1, 2}, {0, 1}, {1.0}), InvalidArgument);
+}
+
+TEST(Csr, ValidateRejectsUnsortedRows) {
+  Csr<double> a = to_csr(small_coo());
+  std::swap(a.col_idx[2], a.col_idx[3]);
+  EXPECT_THROW(validate(a), InvalidArgument);
+}
+
+TEST(Csr, SizesBeyondInt32AreRefused) {
+  EXPECT_THROW(check_index_range(std::int64_t(1) << 31, 5, 0, "test"), SizeError);
+  EXPECT_THROW(check_index_range(5, 5, std::int64_t(3) << 31, "test"), SizeError);
+  EXPECT_NO_THROW(check_index_range(max_index, max_index, max_index, "test"));
+}
+
+TEST(Csr, TransposeTwiceIsIdentityOnTheZoo) {
+  for (const auto& m : test::matrix_zoo()) {
+    const Csr<double> t = transpose(m.matrix);
+    EXPECT_NO_THROW(validate(t)) << m.name;
+    EXPECT_EQ(t.rows, m.matrix.cols) << m.name;
+    EXPECT_EQ(transpose(t), m.matrix) << m.name;
+  }
+}
+
+TEST(Csr, TransposeByHand) {
+  const Csr<double> t = transpose(to_csr(small_coo()));
+  EXPECT_EQ(t.row_ptr, (std::vector<index_t>{0, 2, 3, 4}));
+  EXPECT_EQ(t.col_idx, (std::vector<index_t>{0, 2, 2, 0}));
+  EXPECT_EQ(t.values, (std::vector<double>{1.0, 3.0, 4.0, 2.0}));
+}
+
+TEST(Csr, PermuteMovesRowsAndColumns) {
+  const Csr<double> a = to_csr(small_coo());
+  // Reverse rows and columns: entry (i, j) moves to (2 - i, 2 - j).
+  const Csr<double> p = permute(a, {2, 1, 0}, {2, 1, 0});
+  EXPECT_EQ(p.row_ptr, (std::vector<index_t>{0, 2, 2, 4}));
+  EXPECT_EQ(p.col_idx, (std::vector<index_t>{1, 2, 0, 2}));
+  EXPECT_EQ(p.values, (std::vector<double>{4.0, 3.0, 2.0, 1.0}));
+  EXPECT_EQ(permute(a, {}, {}), a);
+  EXPECT_THROW(permute(a, {0, 0, 1}, {}), InvalidArgument);
+  EXPECT_THROW(permute(a, {0, 1}, {}), InvalidArgument);
+}
+
+TEST(Csr, RowRangeExtractsRows) {
+  const Csr<double> a = to_csr(small_coo());
+  const Csr<double> s = row_range(a, 1, 3);
+  EXPECT_EQ(s.rows, 2);
+  EXPECT_EQ(s.row_ptr, (std::vector<index_t>{0, 0, 2}));
+  EXPECT_EQ(s.col_idx, (std::vector<index_t>{0, 1}));
+  EXPECT_EQ(row_range(a, 0, 3), a);
+  EXPECT_EQ(row_range(a, 2, 2).nnz(), 0);
+  EXPECT_THROW(row_range(a, 2, 4), InvalidArgument);
+}
+
+TEST(Csr, CooRoundTripAndCast) {
+  const Csr<double> a = to_csr(small_coo());
+  EXPECT_EQ(to_csr(to_coo(a)), a);
+  const Csr<float> f = cast<float>(a);
+  EXPECT_EQ(f.values, (std::vector<float>{1.f, 2.f, 3.f, 4.f}));
+  EXPECT_EQ(cast<double>(f), a);
+}
+
+}  // namespace
+}  // namespace spmv

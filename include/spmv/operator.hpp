@@ -52,6 +52,9 @@ struct OperatorDescription {
   std::string kernel;
   KernelParams params;
   std::size_t device_bytes = 0;  // bytes held on the device (0 for host backends)
+  // Compulsory bytes of the stored matrix (its arrays read once, padding
+  // included): the matrix part of the byte model that GB/s figures use.
+  std::size_t matrix_bytes = 0;
   double analysis_seconds = 0;
   double build_seconds = 0;      // host-side conversion
   double upload_seconds = 0;     // host-to-device copies

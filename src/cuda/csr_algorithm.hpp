@@ -1,0 +1,82 @@
+// The CSR kernel family on the device: one CsrAlgorithm per named kernel.
+//
+// An algorithm is built once at plan time (prepare: inspect the host matrix,
+// make its own device workspace), then launched by every apply. spmv() never
+// allocates, never synchronises, and checks its launches (SPMV_LAUNCH_CHECK).
+// Each algorithm lives in its own file src/cuda/csr_<algo>.cu, whose opening
+// comment states the work decomposition (who computes what, what is coalesced,
+// what is cached), and registers itself in csr_registry.cu.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spmv/matrix.hpp"
+#include "spmv/operator.hpp"
+
+namespace spmv::detail {
+
+// Device arrays of a canonical Csr (owned by the operator).
+template <class T>
+struct CsrView {
+  index_t rows = 0;
+  index_t cols = 0;
+  index_t nnz = 0;
+  const index_t* row_ptr = nullptr;
+  const index_t* col_idx = nullptr;
+  const T* values = nullptr;
+};
+
+template <class T>
+class CsrAlgorithm {
+ public:
+  virtual ~CsrAlgorithm() = default;
+  // Plan time: `host` and `device` hold the same matrix. May allocate.
+  virtual void prepare(const Csr<T>& host, const CsrView<T>& device) {
+    (void)host;
+    (void)device;
+  }
+  // y = alpha * A * x + beta * y on `stream`; with beta == 0, y is not read.
+  virtual void spmv(const CsrView<T>& a, const T* x, T* y, T alpha, T beta,
+                    cudaStream_t stream) const = 0;
+  // The parameters in force (defaults filled in), for describe().
+  virtual KernelParams params() const = 0;
+  // Device bytes held by prepare() beyond the CSR arrays.
+  virtual std::size_t workspace_bytes() const { return 0; }
+};
+
+// A registry row: what the kernel is, and how to make it from parameters.
+template <class T>
+struct CsrKernelEntry {
+  KernelInfo info;
+  std::vector<std::string> param_names;
+  // Throws InvalidArgument for a parameter value out of range.
+  std::function<std::unique_ptr<CsrAlgorithm<T>>(const KernelParams&)> make;
+};
+
+// All CSR kernels of the cuda backend, in catalogue order.
+template <class T>
+const std::vector<CsrKernelEntry<T>>& csr_kernel_registry();
+
+// The default kernel for a matrix when none is forced.
+template <class T>
+std::string default_csr_kernel(const Csr<T>& a);
+
+// Reads parameter `name` from `params` or returns `fallback`; throws
+// InvalidArgument naming the kernel when the value is not in `allowed`
+// (empty: any positive value).
+int param_or(const KernelParams& params, const std::string& kernel, const std::string& name,
+             int fallback, const std::vector<int>& allowed = {});
+
+// Shared launch helpers.
+constexpr int warp_size = 32;
+inline unsigned blocks_for(std::size_t work_items, int threads_per_block) {
+  return static_cast<unsigned>((work_items + threads_per_block - 1) / threads_per_block);
+}
+
+}  // namespace spmv::detail

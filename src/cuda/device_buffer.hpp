@@ -1,0 +1,82 @@
+// RAII owners of device and pinned host memory. Allocation failures become
+// OutOfMemory errors that say how many bytes were needed and how many are free.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuda/cuda_check.hpp"
+
+namespace spmv::detail {
+
+// cudaMalloc with an OutOfMemory error naming `what` on failure.
+void* device_allocate(std::size_t bytes, const char* what);
+void* pinned_allocate(std::size_t bytes, const char* what);
+
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(std::size_t count, const char* what)
+      : data_(static_cast<T*>(device_allocate(count * sizeof(T), what))), count_(count) {}
+  DeviceBuffer(const std::vector<T>& host, const char* what) : DeviceBuffer(host.size(), what) {
+    upload(host.data(), host.size());
+  }
+  ~DeviceBuffer() { cudaFree(data_); }
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(count_, other.count_);
+    return *this;
+  }
+
+  void upload(const T* host, std::size_t count) {
+    if (count) SPMV_CUDA_CHECK(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  void download(T* host, std::size_t count) const {
+    if (count) SPMV_CUDA_CHECK(cudaMemcpy(host, data_, count * sizeof(T), cudaMemcpyDeviceToHost));
+  }
+  std::vector<T> to_host() const {
+    std::vector<T> host(count_);
+    download(host.data(), count_);
+    return host;
+  }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t size() const { return count_; }
+  std::size_t bytes() const { return count_ * sizeof(T); }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+template <class T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  PinnedBuffer(std::size_t count, const char* what)
+      : data_(static_cast<T*>(pinned_allocate(count * sizeof(T), what))), count_(count) {}
+  ~PinnedBuffer() { cudaFreeHost(data_); }
+  PinnedBuffer(PinnedBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(count_, other.count_);
+    return *this;
+  }
+  T* data() { return data_; }
+  std::size_t size() const { return count_; }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+}  // namespace spmv::detail

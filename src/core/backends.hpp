@@ -20,7 +20,8 @@ template <class T>
 std::unique_ptr<Operator<T>> make_cuda_operator(const Csr<T>& a, const PlanOptions& options);
 template <class T>
 std::unique_ptr<Operator<T>> make_cusparse_operator(const Csr<T>& a, const PlanOptions& options);
-std::vector<KernelInfo> cuda_kernels();     // cuda and cusparse
+std::vector<KernelInfo> cuda_kernels();      // cuda and cusparse
+std::vector<KernelInfo> cusparse_kernels();  // cusparse only
 bool cuda_device_present();
 #endif
 

@@ -63,9 +63,13 @@ struct CsrKernelEntry {
 template <class T>
 const std::vector<CsrKernelEntry<T>>& csr_kernel_registry();
 
-// The default kernel for a matrix when none is forced.
+// The kernel (and parameters) used for a matrix when none is forced.
+struct KernelChoice {
+  std::string name;
+  KernelParams params;
+};
 template <class T>
-std::string default_csr_kernel(const Csr<T>& a);
+KernelChoice default_csr_kernel(const Csr<T>& a);
 
 // Reads parameter `name` from `params` or returns `fallback`; throws
 // InvalidArgument naming the kernel when the value is not in `allowed`

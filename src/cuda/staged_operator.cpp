@@ -1,0 +1,85 @@
+#include "cuda/staged_operator.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace spmv::detail {
+
+bool is_device_pointer(const void* p) {
+  if (p == nullptr) return false;
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
+}
+
+template <class T>
+StagedOperator<T>::StagedOperator(index_t rows, index_t cols)
+    : Operator<T>(rows, cols),
+      input_stage_(std::max(rows, cols), "host-operand staging (input)"),
+      output_stage_(std::max(rows, cols), "host-operand staging (output)") {}
+
+template <class T>
+template <class Product>
+void StagedOperator<T>::staged(const T* in, std::size_t in_size, T* out, std::size_t out_size,
+                               bool read_out, DeviceBuffer<T>& in_stage,
+                               DeviceBuffer<T>& out_stage, Product product) {
+  const bool in_on_device = is_device_pointer(in) || in_size == 0;
+  const bool out_on_device = is_device_pointer(out) || out_size == 0;
+  if (in_on_device && out_on_device) {
+    transfer_seconds_ = 0;
+    product(in, out);
+    return;
+  }
+  using clock = std::chrono::steady_clock;
+  double seconds = 0;
+  auto timed_copy = [&](void* to, const void* from, std::size_t count, cudaMemcpyKind kind) {
+    const auto start = clock::now();
+    SPMV_CUDA_CHECK(cudaMemcpy(to, from, count * sizeof(T), kind));
+    seconds += std::chrono::duration<double>(clock::now() - start).count();
+  };
+  const T* device_in = in;
+  T* device_out = out;
+  if (!in_on_device) {
+    timed_copy(in_stage.data(), in, in_size, cudaMemcpyHostToDevice);
+    device_in = in_stage.data();
+  }
+  if (!out_on_device) {
+    if (read_out) timed_copy(out_stage.data(), out, out_size, cudaMemcpyHostToDevice);
+    device_out = out_stage.data();
+  }
+  product(device_in, device_out);
+  if (!out_on_device) timed_copy(out, out_stage.data(), out_size, cudaMemcpyDeviceToHost);
+  transfer_seconds_ = seconds;
+}
+
+template <class T>
+void StagedOperator<T>::apply(const T* x, T* y, T alpha, T beta) {
+  staged(x, this->cols(), y, this->rows(), beta != T(0), input_stage_, output_stage_,
+         [&](const T* dx, T* dy) { device_apply(dx, dy, alpha, beta); });
+}
+
+template <class T>
+void StagedOperator<T>::apply_transposed(const T* x, T* y, T alpha, T beta) {
+  staged(x, this->rows(), y, this->cols(), beta != T(0), input_stage_, output_stage_,
+         [&](const T* dx, T* dy) { device_apply_transposed(dx, dy, alpha, beta); });
+}
+
+template <class T>
+void StagedOperator<T>::spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) {
+  const std::size_t b_size = static_cast<std::size_t>(this->cols()) * k;
+  const std::size_t c_size = static_cast<std::size_t>(this->rows()) * k;
+  if (!is_device_pointer(b) && spmm_input_stage_.size() < b_size)
+    spmm_input_stage_ = DeviceBuffer<T>(b_size, "host-operand staging (SpMM B)");
+  if (!is_device_pointer(c) && spmm_output_stage_.size() < c_size)
+    spmm_output_stage_ = DeviceBuffer<T>(c_size, "host-operand staging (SpMM C)");
+  staged(b, b_size, c, c_size, beta != T(0), spmm_input_stage_, spmm_output_stage_,
+         [&](const T* db, T* dc) { device_spmm(db, dc, k, layout, alpha, beta); });
+}
+
+template class StagedOperator<float>;
+template class StagedOperator<double>;
+
+}  // namespace spmv::detail

@@ -1,0 +1,46 @@
+// Base of the GPU operators: accepts device or host pointers.
+//
+// Device pointers (cudaMalloc'd or managed) are used in place and the call is
+// asynchronous, ordered on the default stream like cuSPARSE's. Host operands
+// are copied into staging buffers made at plan time, and the result is copied
+// back before the call returns; the copy time is reported by
+// last_transfer_seconds(). The one allocation after plan: SpMM on host
+// operands grows its staging buffers to the largest k seen.
+#pragma once
+
+#include "cuda/device_buffer.hpp"
+#include "spmv/operator.hpp"
+
+namespace spmv::detail {
+
+bool is_device_pointer(const void* p);
+
+template <class T>
+class StagedOperator : public Operator<T> {
+ public:
+  void apply(const T* x, T* y, T alpha, T beta) final;
+  void apply_transposed(const T* x, T* y, T alpha, T beta) final;
+  void spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) final;
+  double last_transfer_seconds() const final { return transfer_seconds_; }
+
+ protected:
+  StagedOperator(index_t rows, index_t cols);
+  // The products on device operands.
+  virtual void device_apply(const T* x, T* y, T alpha, T beta) = 0;
+  virtual void device_apply_transposed(const T* x, T* y, T alpha, T beta) = 0;
+  virtual void device_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) = 0;
+
+ private:
+  // Runs `product(in, out)` with device operands, staging host ones.
+  template <class Product>
+  void staged(const T* in, std::size_t in_size, T* out, std::size_t out_size, bool read_out,
+              DeviceBuffer<T>& in_stage, DeviceBuffer<T>& out_stage, Product product);
+
+  DeviceBuffer<T> input_stage_;
+  DeviceBuffer<T> output_stage_;
+  DeviceBuffer<T> spmm_input_stage_;
+  DeviceBuffer<T> spmm_output_stage_;
+  double transfer_seconds_ = 0;
+};
+
+}  // namespace spmv::detail

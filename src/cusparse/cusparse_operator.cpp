@@ -1,0 +1,221 @@
+// The cusparse backend: NVIDIA's cuSPARSE behind the Operator interface, the
+// baseline of every benchmark.
+//
+// Kernels: cusparse-csr-alg1 (CUSPARSE_SPMV_CSR_ALG1, with the SpMV
+// preprocessing step), cusparse-csr-alg2 (CUSPARSE_SPMV_CSR_ALG2,
+// deterministic), cusparse-coo (CUSPARSE_SPMV_COO_ALG1 on a COO copy).
+// Workspace buffers are sized and allocated at plan time; SpMM sizes its
+// buffer on first use for each k (cuSPARSE asks for it per shape).
+#include <chrono>
+#include <string>
+
+#include "core/backends.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/dense_ops.hpp"
+#include "cuda/device_csr.hpp"
+#include "cuda/staged_operator.hpp"
+
+namespace spmv::detail {
+
+namespace {
+
+enum class CusparseKernel { csr_alg1, csr_alg2, coo };
+
+struct CusparseKernelEntry {
+  CusparseKernel kind;
+  KernelInfo info;
+};
+
+const std::vector<CusparseKernelEntry>& cusparse_registry() {
+  static const std::vector<CusparseKernelEntry> registry = {
+      {CusparseKernel::csr_alg1,
+       {"cusparse-csr-alg1", "csr", Backend::cusparse,
+        "cuSPARSE SpMV, CSR ALG1 with preprocessing", "", true, true}},
+      {CusparseKernel::csr_alg2,
+       {"cusparse-csr-alg2", "csr", Backend::cusparse,
+        "cuSPARSE SpMV, CSR ALG2 (deterministic)", "", true, true}},
+      {CusparseKernel::coo,
+       {"cusparse-coo", "coo", Backend::cusparse, "cuSPARSE SpMV, COO ALG1", "", true, true}},
+  };
+  return registry;
+}
+
+template <class T>
+constexpr cudaDataType value_type() {
+  return std::is_same_v<T, double> ? CUDA_R_64F : CUDA_R_32F;
+}
+
+using clock_type = std::chrono::steady_clock;
+
+template <class T>
+class CusparseOperator final : public StagedOperator<T> {
+ public:
+  CusparseOperator(const Csr<T>& a, const CusparseKernelEntry& entry)
+      : StagedOperator<T>(a.rows, a.cols),
+        kind_(entry.kind),
+        trivial_(a.rows == 0 || a.cols == 0 || a.nnz() == 0),
+        matrix_(a),
+        x_probe_(std::max(a.rows, a.cols), "cuSPARSE probe vector x"),
+        y_probe_(std::max(a.rows, a.cols), "cuSPARSE probe vector y") {
+    const auto start = clock_type::now();
+    if (!trivial_) create_descriptors(a);
+    SPMV_CUDA_CHECK(cudaDeviceSynchronize());
+    description_.upload_seconds = std::chrono::duration<double>(clock_type::now() - start).count();
+    description_.backend = Backend::cusparse;
+    description_.format = entry.info.format;
+    description_.kernel = entry.info.name;
+    description_.device_bytes = matrix_.bytes() + coo_rows_.bytes() + buffer_.bytes() +
+                                transposed_buffer_.bytes();
+    description_.matrix_bytes = kind_ == CusparseKernel::coo
+                                    ? static_cast<std::size_t>(a.nnz()) * (2 * sizeof(index_t) + sizeof(T))
+                                    : csr_matrix_bytes(a);
+  }
+
+  ~CusparseOperator() override {
+    if (trivial_) return;
+    cusparseDestroyDnVec(x_);
+    cusparseDestroyDnVec(y_);
+    cusparseDestroyDnVec(xt_);
+    cusparseDestroyDnVec(yt_);
+    cusparseDestroySpMat(descr_);
+    cusparseDestroy(handle_);
+  }
+
+  OperatorDescription describe() const override { return description_; }
+
+ protected:
+  void device_apply(const T* x, T* y, T alpha, T beta) override {
+    product(CUSPARSE_OPERATION_NON_TRANSPOSE, x_, y_, x, y, alpha, beta, buffer_);
+  }
+  void device_apply_transposed(const T* x, T* y, T alpha, T beta) override {
+    product(CUSPARSE_OPERATION_TRANSPOSE, xt_, yt_, x, y, alpha, beta, transposed_buffer_);
+  }
+  void device_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
+    if (this->rows() == 0 || k == 0) return;
+    if (trivial_) {
+      scale_vector(c, static_cast<std::size_t>(this->rows()) * k, beta, nullptr);
+      return;
+    }
+    const cusparseOrder_t order = layout == Layout::row_major ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL;
+    const index_t rows = this->rows(), cols = this->cols();
+    cusparseDnMatDescr_t b_descr, c_descr;
+    SPMV_CUSPARSE_CHECK(cusparseCreateDnMat(&b_descr, cols, k, layout == Layout::row_major ? k : cols,
+                                            const_cast<T*>(b), value_type<T>(), order));
+    SPMV_CUSPARSE_CHECK(cusparseCreateDnMat(&c_descr, rows, k, layout == Layout::row_major ? k : rows,
+                                            c, value_type<T>(), order));
+    std::size_t bytes = 0;
+    SPMV_CUSPARSE_CHECK(cusparseSpMM_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, descr_,
+                                                b_descr, &beta, c_descr, value_type<T>(),
+                                                CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
+    if (spmm_buffer_.size() < bytes) spmm_buffer_ = DeviceBuffer<char>(bytes, "cuSPARSE SpMM workspace");
+    SPMV_CUSPARSE_CHECK(cusparseSpMM(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                     CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, descr_, b_descr, &beta,
+                                     c_descr, value_type<T>(), CUSPARSE_SPMM_ALG_DEFAULT,
+                                     spmm_buffer_.data()));
+    cusparseDestroyDnMat(b_descr);
+    cusparseDestroyDnMat(c_descr);
+  }
+
+ private:
+  void create_descriptors(const Csr<T>& a) {
+    SPMV_CUSPARSE_CHECK(cusparseCreate(&handle_));
+    if (kind_ == CusparseKernel::coo) {
+      std::vector<index_t> row_idx(a.col_idx.size());
+      for (index_t r = 0; r < a.rows; ++r)
+        std::fill(row_idx.begin() + a.row_ptr[r], row_idx.begin() + a.row_ptr[r + 1], r);
+      coo_rows_ = DeviceBuffer<index_t>(row_idx, "COO row indices");
+      SPMV_CUSPARSE_CHECK(cusparseCreateCoo(&descr_, a.rows, a.cols, a.nnz(), coo_rows_.data(),
+                                            matrix_.col_idx.data(), matrix_.values.data(),
+                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                            value_type<T>()));
+    } else {
+      SPMV_CUSPARSE_CHECK(cusparseCreateCsr(&descr_, a.rows, a.cols, a.nnz(),
+                                            matrix_.row_ptr.data(), matrix_.col_idx.data(),
+                                            matrix_.values.data(), CUSPARSE_INDEX_32I,
+                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                            value_type<T>()));
+    }
+    SPMV_CUSPARSE_CHECK(cusparseCreateDnVec(&x_, a.cols, x_probe_.data(), value_type<T>()));
+    SPMV_CUSPARSE_CHECK(cusparseCreateDnVec(&y_, a.rows, y_probe_.data(), value_type<T>()));
+    SPMV_CUSPARSE_CHECK(cusparseCreateDnVec(&xt_, a.rows, x_probe_.data(), value_type<T>()));
+    SPMV_CUSPARSE_CHECK(cusparseCreateDnVec(&yt_, a.cols, y_probe_.data(), value_type<T>()));
+    buffer_ = workspace(CUSPARSE_OPERATION_NON_TRANSPOSE, x_, y_);
+    transposed_buffer_ = workspace(CUSPARSE_OPERATION_TRANSPOSE, xt_, yt_);
+    if (kind_ == CusparseKernel::csr_alg1) {
+      const T one = 1, zero = 0;
+      SPMV_CUSPARSE_CHECK(cusparseSpMV_preprocess(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                                                  descr_, x_, &zero, y_, value_type<T>(),
+                                                  algorithm(), buffer_.data()));
+    }
+  }
+
+  cusparseSpMVAlg_t algorithm() const {
+    switch (kind_) {
+      case CusparseKernel::csr_alg1: return CUSPARSE_SPMV_CSR_ALG1;
+      case CusparseKernel::csr_alg2: return CUSPARSE_SPMV_CSR_ALG2;
+      case CusparseKernel::coo: return CUSPARSE_SPMV_COO_ALG1;
+    }
+    return CUSPARSE_SPMV_ALG_DEFAULT;
+  }
+
+  DeviceBuffer<char> workspace(cusparseOperation_t op, cusparseDnVecDescr_t x,
+                               cusparseDnVecDescr_t y) {
+    const T one = 1, zero = 0;
+    std::size_t bytes = 0;
+    SPMV_CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle_, op, &one, descr_, x, &zero, y,
+                                                value_type<T>(), algorithm(), &bytes));
+    return DeviceBuffer<char>(bytes, "cuSPARSE SpMV workspace");
+  }
+
+  void product(cusparseOperation_t op, cusparseDnVecDescr_t x_descr, cusparseDnVecDescr_t y_descr,
+               const T* x, T* y, T alpha, T beta, DeviceBuffer<char>& buffer) {
+    if (trivial_) {
+      // cuSPARSE refuses empty shapes; with no entries the product is y = beta * y.
+      scale_vector(y, op == CUSPARSE_OPERATION_NON_TRANSPOSE ? this->rows() : this->cols(), beta,
+                   nullptr);
+      return;
+    }
+    SPMV_CUSPARSE_CHECK(cusparseDnVecSetValues(x_descr, const_cast<T*>(x)));
+    SPMV_CUSPARSE_CHECK(cusparseDnVecSetValues(y_descr, y));
+    SPMV_CUSPARSE_CHECK(cusparseSpMV(handle_, op, &alpha, descr_, x_descr, &beta, y_descr,
+                                     value_type<T>(), algorithm(), buffer.data()));
+  }
+
+  CusparseKernel kind_;
+  bool trivial_;  // no entries or an empty shape: no cuSPARSE objects are made
+  DeviceCsr<T> matrix_;
+  DeviceBuffer<index_t> coo_rows_;
+  DeviceBuffer<T> x_probe_;
+  DeviceBuffer<T> y_probe_;
+  cusparseHandle_t handle_{};
+  cusparseSpMatDescr_t descr_{};
+  cusparseDnVecDescr_t x_{}, y_{}, xt_{}, yt_{};
+  DeviceBuffer<char> buffer_;
+  DeviceBuffer<char> transposed_buffer_;
+  DeviceBuffer<char> spmm_buffer_;
+  OperatorDescription description_;
+};
+
+}  // namespace
+
+std::vector<KernelInfo> cusparse_kernels() {
+  std::vector<KernelInfo> kernels;
+  for (const auto& entry : cusparse_registry()) kernels.push_back(entry.info);
+  return kernels;
+}
+
+template <class T>
+std::unique_ptr<Operator<T>> make_cusparse_operator(const Csr<T>& a, const PlanOptions& options) {
+  const std::string name = options.kernel.empty() ? "cusparse-csr-alg1" : options.kernel;
+  check_param_names(name, options.params, {});
+  for (const auto& entry : cusparse_registry())
+    if (entry.info.name == name) return std::make_unique<CusparseOperator<T>>(a, entry);
+  std::string list;
+  for (const auto& entry : cusparse_registry()) list += (list.empty() ? "" : ", ") + entry.info.name;
+  throw InvalidArgument("unknown cusparse kernel '" + name + "' (cusparse kernels: " + list + ")");
+}
+template std::unique_ptr<Operator<float>> make_cusparse_operator(const Csr<float>&, const PlanOptions&);
+template std::unique_ptr<Operator<double>> make_cusparse_operator(const Csr<double>&, const PlanOptions&);
+
+}  // namespace spmv::detail

@@ -1,0 +1,168 @@
+// Every GPU kernel (cuda and cusparse backends) x float/double against the
+// reference on the matrix zoo and the real matrices: SpMV with several
+// alpha/beta, transposed (scatter and explicit A^T), SpMM in both layouts.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "spmv/error.hpp"
+#include "spmv/io.hpp"
+#include "spmv/operator.hpp"
+#include "test_support.hpp"
+
+namespace spmv {
+namespace {
+
+// Parameter sets each kernel is tested with; kernels not named here are
+// tested with their defaults.
+const std::map<std::string, std::vector<KernelParams>>& kernel_variants() {
+  static const std::map<std::string, std::vector<KernelParams>> variants = {
+      {"csr-vector",
+       {{{"threads_per_row", 2}}, {{"threads_per_row", 4}}, {{"threads_per_row", 8}},
+        {{"threads_per_row", 16}}, {{"threads_per_row", 32}, {"block_size", 128}}}},
+  };
+  return variants;
+}
+
+struct GpuKernelCase {
+  Backend backend;
+  std::string kernel;
+  KernelParams params;
+};
+
+std::vector<GpuKernelCase> gpu_kernel_cases() {
+  std::vector<GpuKernelCase> cases;
+  for (const KernelInfo& info : kernel_catalogue()) {
+    if (info.backend != Backend::cuda && info.backend != Backend::cusparse) continue;
+    const auto found = kernel_variants().find(info.name);
+    if (found == kernel_variants().end()) {
+      cases.push_back({info.backend, info.name, {}});
+    } else {
+      for (const KernelParams& params : found->second) cases.push_back({info.backend, info.name, params});
+    }
+  }
+  return cases;
+}
+
+std::string describe_case(const GpuKernelCase& c) {
+  std::string text = c.kernel;
+  for (const auto& [name, value] : c.params) text += " " + name + "=" + std::to_string(value);
+  return text;
+}
+
+template <class T>
+void check_products(const Csr<double>& matrix, const std::string& name, const GpuKernelCase& c,
+                    bool with_spmm) {
+  const Csr<T> a = cast<T>(matrix);
+  SCOPED_TRACE(name + " / " + describe_case(c) + (sizeof(T) == 4 ? " / f32" : " / f64"));
+  PlanOptions options;
+  options.backend = c.backend;
+  options.kernel = c.kernel;
+  options.params = c.params;
+  auto op = plan(a, options);
+  const auto x = test::random_vector<T>(a.cols, 11);
+  const auto y0 = test::random_vector<T>(a.rows, 12);
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+
+  std::vector<T> y(a.rows, nan);  // beta == 0 must not read y
+  op->apply(x.data(), y.data(), T(1), T(0));
+  EXPECT_TRUE(test::matches_reference_spmv(a, x, {}, T(1), T(0), y));
+
+  y = y0;
+  op->apply(x.data(), y.data(), T(-0.5), T(2));
+  EXPECT_TRUE(test::matches_reference_spmv(a, x, y0, T(-0.5), T(2), y));
+
+  const auto xt = test::random_vector<T>(a.rows, 13);
+  std::vector<T> yt(a.cols, nan);
+  op->apply_transposed(xt.data(), yt.data(), T(1.5), T(0));
+  EXPECT_TRUE(test::matches_reference_spmv_transposed(a, xt, {}, T(1.5), T(0), yt));
+
+  if (!with_spmm) return;
+  for (index_t k : {1, 3, 33}) {
+    for (Layout layout : {Layout::row_major, Layout::col_major}) {
+      const auto b = test::random_vector<T>(static_cast<std::size_t>(a.cols) * k, 14);
+      const auto c0 = test::random_vector<T>(static_cast<std::size_t>(a.rows) * k, 15);
+      std::vector<T> cm = c0;
+      op->spmm(b.data(), cm.data(), k, layout, T(0.75), T(-1));
+      EXPECT_TRUE(test::matches_reference_spmm(a, b, c0, k, layout, T(0.75), T(-1), cm))
+          << "k=" << k << " " << to_string(layout);
+    }
+  }
+}
+
+TEST(GpuKernels, EveryKernelOnTheZoo) {
+  SPMV_GPU_TEST_PRELUDE();
+  const auto zoo = test::matrix_zoo();
+  for (const auto& c : gpu_kernel_cases())
+    for (const auto& m : zoo) {
+      check_products<double>(m.matrix, m.name, c, true);
+      check_products<float>(m.matrix, m.name, c, true);
+    }
+}
+
+TEST(GpuKernels, EveryKernelOnTheRealMatrices) {
+  SPMV_GPU_TEST_PRELUDE();
+  const auto files = test::real_matrix_files();
+  if (files.empty()) GTEST_SKIP() << "no real matrices under " << test::shared_data_dir();
+  for (const auto& file : files) {
+    const Csr<double> a = read_matrix<double>(file);
+    for (const auto& c : gpu_kernel_cases()) {
+      check_products<double>(a, file, c, false);
+      check_products<float>(a, file, c, false);
+    }
+  }
+}
+
+TEST(GpuKernels, ExplicitTransposeMatchesReference) {
+  SPMV_GPU_TEST_PRELUDE();
+  for (const auto& m : test::matrix_zoo()) {
+    const Csr<double>& a = m.matrix;
+    PlanOptions options;
+    options.backend = Backend::cuda;
+    options.explicit_transpose = true;
+    auto op = plan(a, options);
+    const auto x = test::random_vector<double>(a.rows, 21);
+    const auto y0 = test::random_vector<double>(a.cols, 22);
+    std::vector<double> y = y0;
+    op->apply_transposed(x.data(), y.data(), 2.0, 0.5);
+    EXPECT_TRUE(test::matches_reference_spmv_transposed(a, x, y0, 2.0, 0.5, y)) << m.name;
+  }
+}
+
+TEST(GpuKernels, DescribeReportsTheKernelAndItsBytes) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = test::matrix_zoo()[8].matrix;  // banded
+  PlanOptions options;
+  options.backend = Backend::cuda;
+  options.kernel = "csr-vector";
+  options.params = {{"threads_per_row", 8}};
+  const auto d = plan(a, options)->describe();
+  EXPECT_EQ(d.kernel, "csr-vector");
+  EXPECT_EQ(d.format, "csr");
+  EXPECT_EQ(d.params.at("threads_per_row"), 8);
+  EXPECT_EQ(d.matrix_bytes, (a.rows + 1) * 4u + a.nnz() * 12u);
+  EXPECT_GE(d.device_bytes, d.matrix_bytes);
+}
+
+TEST(GpuKernels, BadKernelNamesAndParametersAreRefused) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = test::matrix_zoo()[8].matrix;
+  PlanOptions options;
+  options.backend = Backend::cuda;
+  options.kernel = "no-such-kernel";
+  EXPECT_THROW(plan(a, options), InvalidArgument);
+  options.kernel = "csr-vector";
+  options.params = {{"threads_per_row", 3}};
+  EXPECT_THROW(plan(a, options), InvalidArgument);
+  options.params = {{"no_such_param", 1}};
+  EXPECT_THROW(plan(a, options), InvalidArgument);
+  options.backend = Backend::cusparse;
+  options.kernel = "csr-vector";
+  options.params = {};
+  EXPECT_THROW(plan(a, options), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace spmv

@@ -1,0 +1,80 @@
+// The host workbench: operands in host vectors, std::chrono::steady_clock
+// timing, and a cache flush (writing and reading a buffer larger than the
+// last-level cache) before each timed run.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+
+#include "core/workbench.hpp"
+
+namespace spmv::detail {
+
+namespace {
+
+// Twice the last-level cache the system reports, within [64 MiB, 256 MiB]:
+// virtual machines may report the host's whole L3 (384 MiB on the 2-core
+// development VM, whose lscpu shows 32 MiB), and the flush runs before every
+// timed product.
+std::size_t flush_buffer_bytes() {
+  constexpr std::size_t minimum = std::size_t{64} << 20, maximum = std::size_t{256} << 20;
+  long llc = 0;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+  return std::clamp(llc > 0 ? 2 * static_cast<std::size_t>(llc) : 0, minimum, maximum);
+}
+
+template <class T>
+class HostWorkbench final : public Workbench<T> {
+ public:
+  HostWorkbench(std::size_t input_size, std::size_t output_size)
+      : input_(input_size), output_(output_size) {}
+
+  void set_input(const std::vector<T>& x) override { input_ = x; }
+  void set_output(const std::vector<T>& y) override { output_ = y; }
+  std::vector<T> output() override { return output_; }
+  const T* input() override { return input_.data(); }
+  T* output_pointer() override { return output_.data(); }
+
+  std::vector<double> time(const std::function<void()>& product, int warmup, int runs,
+                           bool flush_caches) override {
+    for (int i = 0; i < warmup; ++i) product();
+    std::vector<double> ms;
+    ms.reserve(static_cast<std::size_t>(std::max(runs, 0)));
+    for (int i = 0; i < runs; ++i) {
+      if (flush_caches) flush(static_cast<std::uint8_t>(i));
+      const auto start = std::chrono::steady_clock::now();
+      product();
+      const auto stop = std::chrono::steady_clock::now();
+      ms.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+    }
+    return ms;
+  }
+
+ private:
+  void flush(std::uint8_t value) {
+    if (flush_buffer_.empty()) flush_buffer_.resize(flush_buffer_bytes());
+    std::fill(flush_buffer_.begin(), flush_buffer_.end(), value);
+    // Reading a line of the buffer back through a volatile keeps the stores.
+    volatile std::uint8_t sink = flush_buffer_[flush_buffer_.size() / 2];
+    (void)sink;
+  }
+
+  std::vector<T> input_;
+  std::vector<T> output_;
+  std::vector<std::uint8_t> flush_buffer_;  // made on the first flushed run
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<Workbench<T>> make_host_workbench(std::size_t input_size, std::size_t output_size) {
+  return std::make_unique<HostWorkbench<T>>(input_size, output_size);
+}
+
+template std::unique_ptr<Workbench<float>> make_host_workbench(std::size_t, std::size_t);
+template std::unique_ptr<Workbench<double>> make_host_workbench(std::size_t, std::size_t);
+
+}  // namespace spmv::detail

@@ -1,0 +1,62 @@
+// Operators allocate in plan() only: apply, apply_transposed and spmm of the
+// host backends must not allocate. Counted by replacing the global operator
+// new of this test program (it still allocates through malloc).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "spmv/operator.hpp"
+#include "test_support.hpp"
+
+namespace {
+std::atomic<long> allocations{0};
+}
+
+void* operator new(std::size_t bytes) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(bytes ? bytes : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace spmv {
+namespace {
+
+// Runs every product once and returns how many allocations they made.
+long allocations_of_products(Operator<double>& op, index_t k) {
+  const auto a_rows = static_cast<std::size_t>(op.rows()), a_cols = static_cast<std::size_t>(op.cols());
+  std::vector<double> x(a_cols * k, 0.5), y(a_rows * k, 0.0), xt(a_rows, 0.25), yt(a_cols, 0.0);
+  const long before = allocations.load();
+  op.apply(x.data(), y.data(), 1.0, 0.0);
+  op.apply(x.data(), y.data(), 2.0, 0.5);
+  op.apply_transposed(xt.data(), yt.data(), 1.0, 0.0);
+  op.spmm(x.data(), y.data(), k, Layout::row_major, 1.0, 0.0);
+  op.spmm(x.data(), y.data(), k, Layout::col_major, 1.0, 0.5);
+  return allocations.load() - before;
+}
+
+TEST(HostBackendAllocation, CpuProductsDoNotAllocate) {
+  const Csr<double> a = test::matrix_zoo()[11].matrix;  // power-law, large enough to go parallel
+  for (bool explicit_transpose : {false, true}) {
+    PlanOptions options;
+    options.backend = Backend::cpu;
+    options.explicit_transpose = explicit_transpose;
+    auto op = plan(a, options);
+    EXPECT_EQ(allocations_of_products(*op, 5), 0) << "explicit_transpose=" << explicit_transpose;
+  }
+}
+
+TEST(HostBackendAllocation, ReferenceAllocatesOnlyWhenSpmmGrowsItsScratch) {
+  PlanOptions options;
+  options.backend = Backend::reference;
+  auto op = plan(test::matrix_zoo()[8].matrix, options);
+  EXPECT_GT(allocations_of_products(*op, 4), 0);  // the first k = 4 grows the scratch
+  EXPECT_EQ(allocations_of_products(*op, 4), 0);
+  EXPECT_EQ(allocations_of_products(*op, 2), 0);
+}
+
+}  // namespace
+}  // namespace spmv

@@ -43,6 +43,10 @@ struct PlanOptions {
   // apply_transposed: true builds A^T once (more memory, fastest); false uses
   // the kernel's transposed product without storing A^T.
   bool explicit_transpose = false;
+  // Operators of non-CSR formats keep a device CSR of A for apply_transposed
+  // and spmm. true skips it (saving its memory); those calls then throw
+  // Unavailable.
+  bool spmv_only = false;
   int device = 0;         // CUDA device ordinal
 };
 

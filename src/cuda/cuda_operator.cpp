@@ -1,4 +1,4 @@
-// The cuda backend's operator: a Csr on the device and one CsrAlgorithm.
+// The cuda backend's operator and its kernel catalogue.
 #include <chrono>
 #include <optional>
 
@@ -6,6 +6,7 @@
 #include "cuda/csr_spmm.hpp"
 #include "cuda/csr_transposed.hpp"
 #include "cuda/device_csr.hpp"
+#include "cuda/format_kernel.hpp"
 #include "cuda/staged_operator.hpp"
 #include "spmv/error.hpp"
 
@@ -19,16 +20,27 @@ double seconds_since(clock_type::time_point start) {
 }
 
 template <class T>
-const CsrKernelEntry<T>& find_csr_kernel(const std::string& name) {
-  const auto& registry = csr_kernel_registry<T>();
-  for (const auto& entry : registry)
-    if (entry.info.name == name) return entry;
+const CsrKernelEntry<T>* find_csr_kernel(const std::string& name) {
+  for (const auto& entry : csr_kernel_registry<T>())
+    if (entry.info.name == name) return &entry;
+  return nullptr;
+}
+
+template <class T>
+const FormatKernelEntry<T>* find_format_kernel(const std::string& name) {
+  for (const auto& entry : format_kernel_registry<T>())
+    if (entry.info.name == name) return &entry;
+  return nullptr;
+}
+
+[[noreturn]] void throw_unknown_kernel(const std::string& name) {
   std::string list;
-  for (const auto& entry : registry) list += (list.empty() ? "" : ", ") + entry.info.name;
+  for (const auto& entry : csr_kernel_registry<double>()) list += (list.empty() ? "" : ", ") + entry.info.name;
+  for (const auto& entry : format_kernel_registry<double>()) list += ", " + entry.info.name;
   throw InvalidArgument("unknown cuda kernel '" + name + "' (cuda kernels: " + list + ")");
 }
 
-// A matrix on the device with the algorithm that multiplies by it.
+// A matrix on the device with the CSR algorithm that multiplies by it.
 template <class T>
 struct PreparedCsr {
   DeviceCsr<T> matrix;
@@ -41,54 +53,88 @@ struct PreparedCsr {
   std::size_t bytes() const { return matrix.bytes() + algorithm->workspace_bytes(); }
 };
 
+// The cuda backend's operator. The product runs either a CSR algorithm on a
+// device CSR or a format kernel; a format kernel's operator also keeps a
+// device CSR (unless spmv_only) for the transposed product and SpMM.
 template <class T>
-class CudaCsrOperator final : public StagedOperator<T> {
+class CudaOperator final : public StagedOperator<T> {
  public:
-  CudaCsrOperator(const Csr<T>& a, const PlanOptions& options)
-      : StagedOperator<T>(a.rows, a.cols) {
+  CudaOperator(const Csr<T>& a, const PlanOptions& options) : StagedOperator<T>(a.rows, a.cols) {
     const auto analysis_start = clock_type::now();
     KernelChoice choice{options.kernel, options.params};
     if (choice.name.empty()) {
       choice = default_csr_kernel(a);
       for (const auto& [name, value] : options.params) choice.params[name] = value;
     }
-    const CsrKernelEntry<T>& entry = find_csr_kernel<T>(choice.name);
-    check_param_names(choice.name, choice.params, entry.param_names);
+    const CsrKernelEntry<T>* csr_entry = find_csr_kernel<T>(choice.name);
+    const FormatKernelEntry<T>* format_entry = csr_entry ? nullptr : find_format_kernel<T>(choice.name);
+    if (!csr_entry && !format_entry) throw_unknown_kernel(choice.name);
+    const KernelInfo& info = csr_entry ? csr_entry->info : format_entry->info;
+    check_param_names(choice.name, choice.params,
+                      csr_entry ? csr_entry->param_names : format_entry->param_names);
     description_.analysis_seconds = seconds_since(analysis_start);
 
     const auto upload_start = clock_type::now();
-    forward_.emplace(a, entry, choice.params);
-    if (options.explicit_transpose) transposed_.emplace(transpose(a), entry, choice.params);
+    if (csr_entry) {
+      csr_.emplace(a, *csr_entry, choice.params);
+      if (options.explicit_transpose) transposed_csr_.emplace(transpose(a), *csr_entry, choice.params);
+      description_.params = csr_->algorithm->params();
+      description_.matrix_bytes = csr_matrix_bytes(a);
+    } else {
+      format_ = format_entry->make(a, choice.params);
+      if (options.explicit_transpose) transposed_format_ = format_entry->make(transpose(a), choice.params);
+      if (!options.spmv_only) {
+        const KernelChoice fallback = default_csr_kernel(a);
+        csr_.emplace(a, *find_csr_kernel<T>(fallback.name), fallback.params);
+      }
+      description_.params = format_->params();
+      description_.matrix_bytes = format_->matrix_bytes();
+      description_.build_seconds = format_->build_seconds();
+    }
     SPMV_CUDA_CHECK(cudaDeviceSynchronize());
-    description_.upload_seconds = seconds_since(upload_start);
+    description_.upload_seconds = seconds_since(upload_start) - description_.build_seconds;
 
     description_.backend = Backend::cuda;
-    description_.format = entry.info.format;
-    description_.kernel = entry.info.name;
-    description_.params = forward_->algorithm->params();
-    description_.device_bytes = forward_->bytes() + (transposed_ ? transposed_->bytes() : 0);
-    description_.matrix_bytes = csr_matrix_bytes(a);
+    description_.format = info.format;
+    description_.kernel = info.name;
+    description_.device_bytes = (csr_ ? csr_->bytes() : 0) + (transposed_csr_ ? transposed_csr_->bytes() : 0) +
+                                (format_ ? format_->device_bytes() : 0) +
+                                (transposed_format_ ? transposed_format_->device_bytes() : 0);
   }
 
   OperatorDescription describe() const override { return description_; }
 
  protected:
   void device_apply(const T* x, T* y, T alpha, T beta) override {
-    forward_->algorithm->spmv(forward_->matrix.view(), x, y, alpha, beta, nullptr);
+    if (format_)
+      format_->spmv(x, y, alpha, beta, nullptr);
+    else
+      csr_->algorithm->spmv(csr_->matrix.view(), x, y, alpha, beta, nullptr);
   }
   void device_apply_transposed(const T* x, T* y, T alpha, T beta) override {
-    if (transposed_)
-      transposed_->algorithm->spmv(transposed_->matrix.view(), x, y, alpha, beta, nullptr);
+    if (transposed_format_)
+      transposed_format_->spmv(x, y, alpha, beta, nullptr);
+    else if (transposed_csr_)
+      transposed_csr_->algorithm->spmv(transposed_csr_->matrix.view(), x, y, alpha, beta, nullptr);
     else
-      spmv_transposed_atomic(forward_->matrix.view(), x, y, alpha, beta, nullptr);
+      spmv_transposed_atomic(fallback_csr("apply_transposed").matrix.view(), x, y, alpha, beta, nullptr);
   }
   void device_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
-    spmm_csr_rowwise(forward_->matrix.view(), b, c, k, layout, alpha, beta, nullptr);
+    spmm_csr_rowwise(fallback_csr("spmm").matrix.view(), b, c, k, layout, alpha, beta, nullptr);
   }
 
  private:
-  std::optional<PreparedCsr<T>> forward_;
-  std::optional<PreparedCsr<T>> transposed_;
+  const PreparedCsr<T>& fallback_csr(const char* operation) const {
+    if (!csr_)
+      throw Unavailable(std::string(operation) + " is not available: the operator for kernel '" +
+                        description_.kernel + "' was planned with spmv_only");
+    return *csr_;
+  }
+
+  std::optional<PreparedCsr<T>> csr_;
+  std::optional<PreparedCsr<T>> transposed_csr_;
+  std::unique_ptr<FormatKernel<T>> format_;
+  std::unique_ptr<FormatKernel<T>> transposed_format_;
   OperatorDescription description_;
 };
 
@@ -96,7 +142,7 @@ class CudaCsrOperator final : public StagedOperator<T> {
 
 template <class T>
 std::unique_ptr<Operator<T>> make_cuda_operator(const Csr<T>& a, const PlanOptions& options) {
-  return std::make_unique<CudaCsrOperator<T>>(a, options);
+  return std::make_unique<CudaOperator<T>>(a, options);
 }
 template std::unique_ptr<Operator<float>> make_cuda_operator(const Csr<float>&, const PlanOptions&);
 template std::unique_ptr<Operator<double>> make_cuda_operator(const Csr<double>&, const PlanOptions&);
@@ -104,6 +150,7 @@ template std::unique_ptr<Operator<double>> make_cuda_operator(const Csr<double>&
 std::vector<KernelInfo> cuda_kernels() {
   std::vector<KernelInfo> kernels;
   for (const auto& entry : csr_kernel_registry<double>()) kernels.push_back(entry.info);
+  for (const auto& entry : format_kernel_registry<double>()) kernels.push_back(entry.info);
   const std::vector<KernelInfo> vendor = cusparse_kernels();
   kernels.insert(kernels.end(), vendor.begin(), vendor.end());
   return kernels;

@@ -1,0 +1,53 @@
+// Kernels of the non-CSR storage formats (ELL, ELLPACK-R, HYB, DIA, SELL-C-s,
+// blocked, COO, segmented scan, BRO-*, ...).
+//
+// A FormatKernel owns its format's device arrays, built from a Csr at plan
+// time (host conversion in src/formats/, then upload), and computes
+// y = alpha A x + beta y. The operator keeps a device CSR of A beside it for
+// apply_transposed and spmm unless the plan asks for SpMV only.
+// Each format's kernels live in src/cuda/<format>_<algo>.cu and register in
+// format_registry.cpp.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spmv/matrix.hpp"
+#include "spmv/operator.hpp"
+
+namespace spmv::detail {
+
+template <class T>
+class FormatKernel {
+ public:
+  virtual ~FormatKernel() = default;
+  // y = alpha * A * x + beta * y on `stream`; with beta == 0, y is not read.
+  // Never allocates or synchronises.
+  virtual void spmv(const T* x, T* y, T alpha, T beta, cudaStream_t stream) const = 0;
+  virtual KernelParams params() const = 0;
+  virtual std::size_t device_bytes() const = 0;
+  // Compulsory bytes of the stored format (all its arrays once, padding included).
+  virtual std::size_t matrix_bytes() const = 0;
+  // Seconds of host-side conversion from Csr (excluding upload).
+  virtual double build_seconds() const = 0;
+};
+
+template <class T>
+struct FormatKernelEntry {
+  KernelInfo info;
+  std::vector<std::string> param_names;
+  // Builds the format from `a` and uploads it. Throws InvalidArgument for bad
+  // parameters and spmv::Error (with the reason and a format to use instead)
+  // when the format would exceed its memory limit.
+  std::function<std::unique_ptr<FormatKernel<T>>(const Csr<T>& a, const KernelParams& params)> make;
+};
+
+template <class T>
+const std::vector<FormatKernelEntry<T>>& format_kernel_registry();
+
+}  // namespace spmv::detail

@@ -69,6 +69,14 @@ class Unavailable : public Error {
   using Error::Error;
 };
 
+// A storage format would need more memory than its limit allows (padding of
+// ELL-like formats, too many diagonals for DIA, a dense copy too large). The
+// message gives the ratio, why, and which format to use instead.
+class FormatLimitError : public Error {
+ public:
+  using Error::Error;
+};
+
 // A computed result differs from the reference beyond tolerance.
 class VerificationError : public Error {
  public:

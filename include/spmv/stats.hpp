@@ -1,4 +1,7 @@
 // Structural analysis of a matrix; feeds the format selector and `spmv info`.
+// analyse() takes O(nnz log nnz) time (the distinct-value count sorts a copy
+// of the values; everything else is O(rows + cols + nnz)) and expects a
+// canonical Csr (see matrix.hpp).
 #pragma once
 
 #include <cstdint>
@@ -29,31 +32,41 @@ struct MatrixStats {
   index_t nnz = 0;
   RowLengthStats row_length;
   // Row-length histogram: bucket 0 holds empty rows, bucket k >= 1 holds rows
-  // with length in [2^(k-1), 2^k).
+  // with length in [2^(k-1), 2^k). It ends at the bucket of the longest row
+  // (empty for a matrix with no rows), so its sum is `rows`.
   std::vector<index_t> row_length_histogram;
   index_t empty_rows = 0;
-  index_t lower_bandwidth = 0;      // max(i - j) over non-zeros, 0 if none
-  index_t upper_bandwidth = 0;      // max(j - i) over non-zeros, 0 if none
+  index_t lower_bandwidth = 0;      // max(0, i - j) over non-zeros, 0 if none
+  index_t upper_bandwidth = 0;      // max(0, j - i) over non-zeros, 0 if none
   index_t occupied_diagonals = 0;   // distinct (j - i) values
-  double ell_padding_ratio = 0;     // rows * max_row_length / nnz (1 = no padding)
-  index_t hyb_ell_width = 0;        // Bell-Garland split: ELL part width K
-  index_t hyb_coo_nnz = 0;          // entries beyond K that go to the COO part
+  double ell_padding_ratio = 0;     // rows * max_row_length / nnz (1 = no padding; 1 when nnz = 0)
+  index_t hyb_ell_width = 0;        // Bell-Garland split: ELL part width K (hyb_split_width)
+  index_t hyb_coo_nnz = 0;          // entries beyond K that go to the COO part: sum max(0, len - K)
   std::vector<BlockDensity> block_density;
   bool pattern_symmetric = false;   // square and (i,j) present iff (j,i) present
   bool value_symmetric = false;     // pattern symmetric and a_ij == a_ji
+  // Distinct stored values (explicit zeros included; -0 and +0 are one value,
+  // every NaN together counts as one).
   std::int64_t distinct_values = 0;
 };
 
 struct StatsOptions {
-  // Block shapes whose dense-block density is reported.
+  // Block shapes (rows, cols), each >= 1, whose dense-block density is
+  // reported. Blocks are aligned at multiples of the shape; a block on the
+  // lower or right edge still counts its full area, as BSR would store it.
   std::vector<std::pair<index_t, index_t>> block_sizes{{2, 2}, {4, 4}, {8, 8}, {4, 64}};
 };
 
 template <class T>
 MatrixStats analyse(const Csr<T>& a, const StatsOptions& options = {});
 
-// The Bell-Garland HYB rule: the largest K such that at least
-// max(4096, rows/3) rows have K or more non-zeros (Bell & Garland 2009).
+// The Bell-Garland HYB rule as CUSP implements it (relative_speed 3,
+// breakeven_threshold 4096): with R = row_lengths.size() and
+// count(K) = the number of rows of length >= K, the result is the largest K
+// in [0, max length] such that count(k) >= 4096 and 3 * count(k) >= R for
+// every k in [1, K]. As count is non-increasing, that is the largest K with
+// count(K) >= max(4096, R / 3) (R / 3 exact, not rounded), or 0. A matrix
+// with fewer than 4096 non-empty rows therefore gets K = 0 (all COO).
 index_t hyb_split_width(const std::vector<index_t>& row_lengths);
 
 }  // namespace spmv

@@ -1,0 +1,232 @@
+// Structural analysis of a canonical Csr (MatrixStats).
+#include "spmv/stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include <omp.h>
+
+#include "spmv/error.hpp"
+
+namespace spmv {
+namespace {
+
+// 0 for an empty row, else the k with 2^(k-1) <= length < 2^k.
+std::size_t histogram_bucket(index_t length) {
+  std::size_t bucket = 0;
+  for (; length > 0; length >>= 1) ++bucket;
+  return bucket;
+}
+
+void fill_row_length_stats(MatrixStats& stats, const std::vector<index_t>& lengths) {
+  stats.ell_padding_ratio = 1.0;  // nothing stored, nothing padded
+  if (lengths.empty()) return;
+  const auto [shortest, longest] = std::minmax_element(lengths.begin(), lengths.end());
+  stats.row_length.min = *shortest;
+  stats.row_length.max = *longest;
+  const double mean = static_cast<double>(stats.nnz) / static_cast<double>(lengths.size());
+  double squares = 0;
+  stats.row_length_histogram.assign(histogram_bucket(*longest) + 1, 0);
+  for (index_t length : lengths) {
+    squares += (length - mean) * (length - mean);
+    ++stats.row_length_histogram[histogram_bucket(length)];
+  }
+  stats.row_length.mean = mean;
+  stats.row_length.std = std::sqrt(squares / static_cast<double>(lengths.size()));
+  stats.empty_rows = stats.row_length_histogram[0];
+  if (stats.nnz > 0) stats.ell_padding_ratio = static_cast<double>(lengths.size()) * *longest / stats.nnz;
+  stats.hyb_ell_width = hyb_split_width(lengths);
+  std::int64_t beyond_width = 0;
+  for (index_t length : lengths) beyond_width += std::max(0, length - stats.hyb_ell_width);
+  stats.hyb_coo_nnz = static_cast<index_t>(beyond_width);
+}
+
+template <class T>
+void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a) {
+  // Rows are sorted, so a row's first and last entries give its extent.
+  index_t lower = 0, upper = 0;
+#pragma omp parallel for reduction(max : lower, upper) schedule(static)
+  for (index_t r = 0; r < a.rows; ++r) {
+    if (a.row_ptr[r] == a.row_ptr[r + 1]) continue;
+    lower = std::max(lower, r - a.col_idx[a.row_ptr[r]]);
+    upper = std::max(upper, a.col_idx[a.row_ptr[r + 1] - 1] - r);
+  }
+  stats.lower_bandwidth = lower;
+  stats.upper_bandwidth = upper;
+  if (a.nnz() == 0) return;
+  // One flag per diagonal j - i in [-(rows - 1), cols - 1].
+  std::vector<std::uint8_t> occupied(static_cast<std::size_t>(a.rows) + a.cols - 1, 0);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (index_t r = 0; r < a.rows; ++r)
+    for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+      const std::size_t diagonal = static_cast<std::size_t>(a.col_idx[k]) + (a.rows - 1 - r);
+#pragma omp atomic write
+      occupied[diagonal] = 1;
+    }
+  std::int64_t count = 0;
+  for (std::uint8_t flag : occupied) count += flag;
+  stats.occupied_diagonals = static_cast<index_t>(count);
+}
+
+template <class T>
+BlockDensity block_density(const Csr<T>& a, index_t block_rows, index_t block_cols) {
+  if (block_rows < 1 || block_cols < 1)
+    throw InvalidArgument("block density: block shape " + std::to_string(block_rows) + " x " +
+                          std::to_string(block_cols) + " must be at least 1 x 1");
+  BlockDensity result;
+  result.block_rows = block_rows;
+  result.block_cols = block_cols;
+  const index_t block_row_count = a.rows / block_rows + (a.rows % block_rows != 0);
+  const index_t block_col_count = a.cols / block_cols + (a.cols % block_cols != 0);
+  std::int64_t occupied = 0;
+#pragma omp parallel reduction(+ : occupied)
+  {
+    // last_block_row[J]: the last block row that counted block column J.
+    std::vector<index_t> last_block_row(static_cast<std::size_t>(block_col_count), -1);
+#pragma omp for schedule(dynamic, 64)
+    for (index_t block_row = 0; block_row < block_row_count; ++block_row) {
+      const index_t first = a.row_ptr[block_row * block_rows];
+      const index_t end = a.row_ptr[std::min<std::int64_t>(a.rows, std::int64_t{block_row + 1} * block_rows)];
+      for (index_t k = first; k < end; ++k) {
+        const index_t block_col = a.col_idx[k] / block_cols;
+        if (last_block_row[block_col] != block_row) {
+          last_block_row[block_col] = block_row;
+          ++occupied;
+        }
+      }
+    }
+  }
+  result.occupied_blocks = occupied;
+  if (occupied > 0)
+    result.density = a.nnz() / (static_cast<double>(occupied) * block_rows * block_cols);
+  return result;
+}
+
+// Pattern symmetry: every entry (r, c) has its mirror (c, r), found by binary
+// search in the sorted row c. Compares values on the way. No transpose is
+// built, so the check needs no memory and stops at the first failure.
+template <class T>
+void fill_symmetry(MatrixStats& stats, const Csr<T>& a) {
+  if (a.rows != a.cols) return;
+  bool pattern = true, values = true;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(&& : pattern, values)
+  for (index_t r = 0; r < a.rows; ++r) {
+    if (!pattern) continue;  // another row already failed (seen by this thread)
+    for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1] && pattern; ++k) {
+      const index_t c = a.col_idx[k];
+      const auto row_c_begin = a.col_idx.begin() + a.row_ptr[c];
+      const auto row_c_end = a.col_idx.begin() + a.row_ptr[c + 1];
+      const auto mirror = std::lower_bound(row_c_begin, row_c_end, r);
+      if (mirror == row_c_end || *mirror != r) {
+        pattern = false;
+      } else if (!(a.values[mirror - a.col_idx.begin()] == a.values[k])) {
+        values = false;
+      }
+    }
+  }
+  stats.pattern_symmetric = pattern;
+  stats.value_symmetric = pattern && values;
+}
+
+// A value's identity for counting: its bits, with -0 made +0 (they compare
+// equal) and every NaN made one NaN.
+template <class T>
+std::uint64_t value_key(T v) {
+  if (std::isnan(v)) return ~std::uint64_t{0};  // no double or float has these bits after the cast
+  if (v == 0) v = 0;
+  std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t> bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return bits;
+}
+
+// Few distinct values (stencils, pattern matrices, quantised data) are
+// counted in one pass with a small open-addressing set; returns -1 when there
+// are more than `limit`.
+template <class T>
+std::int64_t count_few_distinct(const std::vector<T>& values, std::size_t limit) {
+  const std::size_t slots = 4 * limit;  // a power of two when limit is
+  std::vector<std::uint64_t> key(slots);
+  std::vector<char> used(slots, 0);
+  std::size_t count = 0;
+  for (T v : values) {
+    const std::uint64_t k = value_key(v);
+    std::size_t slot = (k * 0x9E3779B97F4A7C15ull) >> 40 & (slots - 1);
+    while (used[slot] && key[slot] != k) slot = (slot + 1) & (slots - 1);
+    if (used[slot]) continue;
+    if (++count > limit) return -1;
+    used[slot] = 1;
+    key[slot] = k;
+  }
+  return static_cast<std::int64_t>(count);
+}
+
+// Counts distinct keys by sorting a copy: each thread sorts a slice, then
+// slices are merged pairwise.
+template <class T>
+std::int64_t count_distinct_by_sorting(const std::vector<T>& values) {
+  std::vector<std::uint64_t> keys(values.size());
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < values.size(); ++i) keys[i] = value_key(values[i]);
+  const int slices = std::max(1, omp_get_max_threads());
+  auto slice_begin = [&](int s) { return keys.begin() + static_cast<std::ptrdiff_t>(keys.size() * s / slices); };
+#pragma omp parallel for schedule(static, 1)
+  for (int s = 0; s < slices; ++s) std::sort(slice_begin(s), slice_begin(s + 1));
+  for (int width = 1; width < slices; width *= 2) {
+#pragma omp parallel for schedule(static, 1)
+    for (int s = 0; s < slices - width; s += 2 * width)
+      std::inplace_merge(slice_begin(s), slice_begin(s + width), slice_begin(std::min(slices, s + 2 * width)));
+  }
+  return std::unique(keys.begin(), keys.end()) - keys.begin();
+}
+
+template <class T>
+std::int64_t count_distinct_values(const std::vector<T>& values) {
+  constexpr std::size_t few = 1024;
+  const std::int64_t count = count_few_distinct(values, few);
+  return count >= 0 ? count : count_distinct_by_sorting(values);
+}
+
+}  // namespace
+
+index_t hyb_split_width(const std::vector<index_t>& row_lengths) {
+  if (row_lengths.empty()) return 0;
+  const std::int64_t rows = static_cast<std::int64_t>(row_lengths.size());
+  const index_t longest = *std::max_element(row_lengths.begin(), row_lengths.end());
+  std::vector<std::int64_t> rows_of_length(static_cast<std::size_t>(longest) + 1, 0);
+  for (index_t length : row_lengths) ++rows_of_length[length];
+  constexpr std::int64_t breakeven_rows = 4096;  // CUSP's breakeven_threshold
+  constexpr std::int64_t relative_speed = 3;     // CUSP: ELL 3x as fast as COO
+  index_t width = 0;
+  std::int64_t at_least = rows - rows_of_length[0];  // rows of length >= width + 1
+  while (width < longest && at_least >= breakeven_rows && relative_speed * at_least >= rows) {
+    ++width;
+    at_least -= rows_of_length[width];
+  }
+  return width;
+}
+
+template <class T>
+MatrixStats analyse(const Csr<T>& a, const StatsOptions& options) {
+  MatrixStats stats;
+  stats.rows = a.rows;
+  stats.cols = a.cols;
+  stats.nnz = a.nnz();
+  std::vector<index_t> lengths(static_cast<std::size_t>(a.rows));
+  for (index_t r = 0; r < a.rows; ++r) lengths[r] = a.row_length(r);
+  fill_row_length_stats(stats, lengths);
+  fill_diagonal_stats(stats, a);
+  for (const auto& [block_rows, block_cols] : options.block_sizes)
+    stats.block_density.push_back(block_density(a, block_rows, block_cols));
+  fill_symmetry(stats, a);
+  stats.distinct_values = count_distinct_values(a.values);
+  return stats;
+}
+
+template MatrixStats analyse(const Csr<float>&, const StatsOptions&);
+template MatrixStats analyse(const Csr<double>&, const StatsOptions&);
+
+}  // namespace spmv

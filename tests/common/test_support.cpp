@@ -59,8 +59,6 @@ std::vector<T> random_vector(std::size_t n, std::uint64_t seed) {
 template std::vector<float> random_vector(std::size_t, std::uint64_t);
 template std::vector<double> random_vector(std::size_t, std::uint64_t);
 
-namespace {
-
 Csr<double> from_triplets(index_t rows, index_t cols,
                           const std::vector<std::tuple<index_t, index_t, double>>& entries) {
   Coo<double> coo;
@@ -69,6 +67,8 @@ Csr<double> from_triplets(index_t rows, index_t cols,
   for (const auto& [r, c, v] : entries) coo.push(r, c, v);
   return to_csr(coo);
 }
+
+namespace {
 
 // Fills rows with `length(r)` entries at pseudo-random distinct columns.
 template <class Length>

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "spmv/matrix.hpp"
@@ -22,6 +23,10 @@ std::string source_dir();
 std::string cli_path();
 // A fresh empty directory under the system temp dir, removed at exit.
 std::string temp_dir();
+
+// Canonical Csr from 0-based (row, column, value) triplets, duplicates summed.
+Csr<double> from_triplets(index_t rows, index_t cols,
+                          const std::vector<std::tuple<index_t, index_t, double>>& entries);
 
 struct ZooMatrix {
   std::string name;

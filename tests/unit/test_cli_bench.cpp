@@ -1,0 +1,93 @@
+// `spmv bench` with the host backends: every row verified, the figures in the
+// JSON consistent with each other (not with any expected speed).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "test_cli_support.hpp"
+
+namespace spmv::test {
+namespace {
+
+using nlohmann::json;
+
+json bench_json(std::vector<std::string> arguments) {
+  const std::string out = temp_dir() + "/bench.json";
+  arguments.insert(arguments.begin(), "bench");
+  for (const char* extra : {"--runs", "3", "--warmup", "1", "--no-flush", "--json"}) arguments.push_back(extra);
+  arguments.push_back(out);
+  const CliRun run = run_cli(arguments);
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_TRUE(run.err.empty()) << run.err;
+  return json::parse(read_text(out));
+}
+
+void expect_consistent_row(const json& row, std::int64_t nnz, int k) {
+  EXPECT_EQ(row["status"], "ok") << row.dump();
+  EXPECT_EQ(row["verified"], true);
+  EXPECT_EQ(row["format"], "csr");
+  ASSERT_EQ(row["times_ms"].size(), 3u);
+  const double median = row["median_ms"];
+  EXPECT_GT(median, 0.0);
+  // GFLOP/s and GB/s follow from the median and the models.
+  EXPECT_NEAR(row["gflops"].get<double>(), 2.0 * nnz * k / (median * 1e-3) * 1e-9, 1e-6 * row["gflops"].get<double>());
+  EXPECT_NEAR(row["gbs"].get<double>(), row["bytes_moved"].get<double>() / (median * 1e-3) * 1e-9,
+              1e-6 * row["gbs"].get<double>());
+  EXPECT_LT(row["max_relative_error"].get<double>(), 1e-10);
+  for (const char* field : {"analysis_seconds", "build_seconds", "upload_seconds", "setup_seconds", "matrix_bytes",
+                            "percent_of_copy_bandwidth", "speedup_vs_cusparse", "payback_products"})
+    EXPECT_TRUE(row.contains(field)) << field;
+}
+
+TEST(CliBench, CpuBackendOnASampleWritesEveryFigure) {
+  const json report = bench_json({sample("dwt_992.mtx.gz"), "--backend", "cpu"});
+  EXPECT_EQ(report["matrix"]["rows"], 992);
+  EXPECT_EQ(report["matrix"]["nnz"], 16744);
+  EXPECT_EQ(report["backend"], "cpu");
+  EXPECT_EQ(report["operation"], "spmv");
+  EXPECT_EQ(report["precision"], "f64");
+  EXPECT_TRUE(report["device"].is_null());  // host run: no device, no copy bandwidth
+  EXPECT_TRUE(report["copy_bandwidth_gbs"].is_null());
+  ASSERT_EQ(report["results"].size(), 1u);
+  const json& row = report["results"][0];
+  EXPECT_EQ(row["kernel"], "cpu-csr");
+  // Byte model: CSR arrays (993 row pointers, 16744 x (4 + 8)) + x + y, in doubles.
+  EXPECT_EQ(row["matrix_bytes"], 993 * 4 + 16744 * 12);
+  EXPECT_EQ(row["bytes_moved"], 993 * 4 + 16744 * 12 + 2 * 992 * 8);
+  expect_consistent_row(row, 16744, 1);
+}
+
+TEST(CliBench, SpmmTransposedAndSinglePrecisionVariants) {
+  const json spmm = bench_json({sample("watt_2.mtx.gz"), "--backend", "cpu", "--k", "4", "--layout", "col",
+                                "--beta", "0.5"});
+  EXPECT_EQ(spmm["operation"], "spmm");
+  EXPECT_EQ(spmm["layout"], "col-major");
+  expect_consistent_row(spmm["results"][0], 11550, 4);
+  // beta != 0 reads C as well as writing it.
+  EXPECT_EQ(spmm["results"][0]["bytes_moved"], spmm["results"][0]["matrix_bytes"].get<int>() + (4 + 2 * 4) * 1856 * 8);
+
+  const json transposed = bench_json({sample("watt_2.mtx.gz"), "--backend", "reference", "--transposed"});
+  EXPECT_EQ(transposed["operation"], "spmv-transposed");
+  EXPECT_EQ(transposed["results"][0]["kernel"], "reference");
+  expect_consistent_row(transposed["results"][0], 11550, 1);
+
+  const json single = bench_json({"--gen", "stencil27:n=8", "--backend", "cpu", "--precision", "f32",
+                                  "--transposed", "--explicit-transpose"});
+  EXPECT_EQ(single["matrix"]["source"], "stencil27:n=8");
+  EXPECT_EQ(single["precision"], "f32");
+  const json& row = single["results"][0];
+  EXPECT_EQ(row["status"], "ok");
+  EXPECT_LT(row["max_relative_error"].get<double>(), 1e-5);
+  EXPECT_GT(row["max_relative_error"].get<double>(), 0.0);  // single precision does round
+}
+
+TEST(CliBench, TablePrintsEachKernelAndItsSetup) {
+  const CliRun run = run_cli({"bench", sample("dwt_992.mtx.gz"), "--backend", "cpu", "--runs", "2", "--no-flush"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("cpu-csr"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find(" ok"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("setup"), std::string::npos) << run.out;
+}
+
+}  // namespace
+}  // namespace spmv::test

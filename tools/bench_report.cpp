@@ -1,0 +1,169 @@
+#include "bench_report.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace spmv::cli {
+namespace {
+
+const KernelMeasurement* best_cusparse(const BenchReport& report) {
+  const KernelMeasurement* best = nullptr;
+  for (const KernelMeasurement& row : report.results)
+    if (row.backend == Backend::cusparse && row.ok() && (!best || row.median_ms < best->median_ms))
+      best = &row;
+  return best;
+}
+
+std::string params_text(const KernelParams& params) {
+  std::string text;
+  for (const auto& [name, value] : params) text += fmt::format("{}{}={}", text.empty() ? "" : ",", name, value);
+  return text.empty() ? "-" : text;
+}
+
+// CUDA encodes the runtime and driver as 1000*major + 10*minor, cuSPARSE as
+// 1000*major + 100*minor + patch.
+std::string cuda_version(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
+std::string cusparse_version(int v) { return fmt::format("{}.{}.{}", v / 1000, (v % 1000) / 100, v % 100); }
+
+std::string operation_text(const BenchReport& r) {
+  const BenchSettings& s = r.settings;
+  const std::string scaling = fmt::format("alpha={:g}, beta={:g}", s.alpha, s.beta);
+  switch (s.operation) {
+    case BenchOperation::spmv: return "SpMV y = alpha*A*x + beta*y, " + scaling;
+    case BenchOperation::spmv_transposed:
+      return "transposed SpMV y = alpha*A^T*x + beta*y, " + scaling +
+             (s.explicit_transpose ? ", A^T built at plan" : "");
+    case BenchOperation::spmm:
+      return fmt::format("SpMM C = alpha*A*B + beta*C, k={}, {}, {}", s.k, to_string(s.layout), scaling);
+  }
+  return "";
+}
+
+template <class Value>
+nlohmann::ordered_json optional_json(const std::optional<Value>& value) {
+  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
+}
+
+}  // namespace
+
+Comparison compare(const BenchReport& report, const KernelMeasurement& row) {
+  Comparison c;
+  if (!row.ok()) return c;
+  if (report.copy_bandwidth_gbs && *report.copy_bandwidth_gbs > 0)
+    c.percent_of_copy_bandwidth = 100.0 * row.gbs / *report.copy_bandwidth_gbs;
+  const KernelMeasurement* baseline = best_cusparse(report);
+  if (!baseline || row.backend == Backend::cusparse || row.median_ms <= 0) return c;
+  c.speedup_vs_cusparse = baseline->median_ms / row.median_ms;
+  if (row.median_ms < baseline->median_ms) {
+    const double extra_setup = row.setup_seconds() - baseline->setup_seconds();
+    const double saved_per_product = (baseline->median_ms - row.median_ms) * 1e-3;
+    c.payback_products = extra_setup <= 0 ? 0.0 : std::ceil(extra_setup / saved_per_product);
+  }
+  return c;
+}
+
+void print_bench_report(const BenchReport& r) {
+  const BenchSettings& s = r.settings;
+  fmt::print("matrix    {}: {} x {}, {} non-zeros\n", r.matrix_source, r.rows, r.cols, r.nnz);
+  fmt::print("product   {}, {}\n", operation_text(r), r.precision);
+  fmt::print("timing    median of {} runs after {} warm-up{}\n", s.runs, s.warmup,
+             s.flush_caches ? ", caches flushed before each" : "");
+  fmt::print("backend   {} (host: {} OpenMP threads)\n", to_string(r.backend), r.host_threads);
+  if (r.device)
+    fmt::print("device    {}, {} SMs, {:.0f} MiB L2; CUDA runtime {}, driver {}, cuSPARSE {}\n", r.device->name,
+               r.device->multiprocessors, r.device->l2_bytes / 1048576.0, cuda_version(r.device->runtime_version),
+               cuda_version(r.device->driver_version), cusparse_version(r.device->cusparse_version));
+  if (r.copy_bandwidth_gbs) fmt::print("copy      {:.1f} GB/s device-to-device (read + write)\n", *r.copy_bandwidth_gbs);
+  const bool gpu_columns = r.copy_bandwidth_gbs.has_value();
+
+  fmt::print("\n{:<9} {:<18} {:<22} {:>10} {:>9} {:>9}", "backend", "kernel", "params", "ms", "GFLOP/s", "GB/s");
+  if (gpu_columns) fmt::print(" {:>7} {:>10}", "% copy", "vs cuSP.");
+  fmt::print(" {:>10}  {}\n", "max error", "status");
+  for (const KernelMeasurement& row : r.results) {
+    fmt::print("{:<9} {:<18} {:<22} ", to_string(row.backend), row.kernel, params_text(row.params));
+    if (row.ok()) fmt::print("{:>10.4f} {:>9.2f} {:>9.2f}", row.median_ms, row.gflops, row.gbs);
+    else fmt::print("{:>10} {:>9} {:>9}", "-", "-", "-");
+    if (gpu_columns) {
+      const Comparison c = compare(r, row);
+      fmt::print(" {:>7}", c.percent_of_copy_bandwidth ? fmt::format("{:.1f}", *c.percent_of_copy_bandwidth) : "-");
+      fmt::print(" {:>10}", c.speedup_vs_cusparse ? fmt::format("{:.2f}x", *c.speedup_vs_cusparse) : "-");
+    }
+    fmt::print(" {:>10}  {}\n", row.verified ? fmt::format("{:.2e}", row.max_relative_error) : "-", row.status);
+  }
+
+  fmt::print("\nsetup (analysis + build + upload, ms):\n");
+  for (const KernelMeasurement& row : r.results) {
+    if (row.status == "skipped") continue;
+    std::string payback;
+    const Comparison c = compare(r, row);
+    if (c.payback_products)
+      payback = *c.payback_products == 0 ? "; no extra setup over cuSPARSE"
+                                         : fmt::format("; pays back its extra setup over cuSPARSE after {:.0f} products",
+                                                       *c.payback_products);
+    else if (c.speedup_vs_cusparse)
+      payback = "; slower than cuSPARSE per product";
+    fmt::print("  {:<9} {:<18} {:.3f} + {:.3f} + {:.3f} = {:.3f}{}\n", to_string(row.backend), row.kernel,
+               row.analysis_seconds * 1e3, row.build_seconds * 1e3, row.upload_seconds * 1e3,
+               row.setup_seconds() * 1e3, payback);
+  }
+  for (const KernelMeasurement& row : r.results)
+    if (!row.ok()) fmt::print("{} {} {}: {}\n", row.status, to_string(row.backend), row.kernel, row.message);
+}
+
+nlohmann::ordered_json bench_report_json(const BenchReport& r) {
+  const BenchSettings& s = r.settings;
+  nlohmann::ordered_json device = nullptr;
+  if (r.device)
+    device = {{"name", r.device->name},
+              {"multiprocessors", r.device->multiprocessors},
+              {"l2_bytes", r.device->l2_bytes},
+              {"memory_bytes", r.device->memory_bytes},
+              {"cuda_runtime_version", cuda_version(r.device->runtime_version)},
+              {"cuda_driver_version", cuda_version(r.device->driver_version)},
+              {"cusparse_version", cusparse_version(r.device->cusparse_version)}};
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  for (const KernelMeasurement& row : r.results) {
+    const Comparison c = compare(r, row);
+    results.push_back({{"backend", to_string(row.backend)},
+                       {"kernel", row.kernel},
+                       {"format", row.format},
+                       {"params", row.params},
+                       {"status", row.status},
+                       {"message", row.message},
+                       {"analysis_seconds", row.analysis_seconds},
+                       {"build_seconds", row.build_seconds},
+                       {"upload_seconds", row.upload_seconds},
+                       {"setup_seconds", row.setup_seconds()},
+                       {"matrix_bytes", row.matrix_bytes},
+                       {"device_bytes", row.device_bytes},
+                       {"bytes_moved", row.bytes_moved},
+                       {"verified", row.verified},
+                       {"max_relative_error", optional_json(row.verified ? std::optional<double>(row.max_relative_error) : std::nullopt)},
+                       {"median_ms", row.median_ms},
+                       {"times_ms", row.times_ms},
+                       {"gflops", row.gflops},
+                       {"gbs", row.gbs},
+                       {"percent_of_copy_bandwidth", optional_json(c.percent_of_copy_bandwidth)},
+                       {"speedup_vs_cusparse", optional_json(c.speedup_vs_cusparse)},
+                       {"payback_products", optional_json(c.payback_products)}});
+  }
+  return {{"matrix", {{"source", r.matrix_source}, {"rows", r.rows}, {"cols", r.cols}, {"nnz", r.nnz}}},
+          {"operation", to_string(s.operation)},
+          {"k", s.k},
+          {"layout", to_string(s.layout)},
+          {"alpha", s.alpha},
+          {"beta", s.beta},
+          {"precision", r.precision},
+          {"explicit_transpose", s.explicit_transpose},
+          {"warmup", s.warmup},
+          {"runs", s.runs},
+          {"flush_caches", s.flush_caches},
+          {"backend", to_string(r.backend)},
+          {"host_threads", r.host_threads},
+          {"device", device},
+          {"copy_bandwidth_gbs", optional_json(r.copy_bandwidth_gbs)},
+          {"results", results}};
+}
+
+}  // namespace spmv::cli

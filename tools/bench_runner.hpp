@@ -1,0 +1,76 @@
+// The measurement behind `spmv bench`: one function times one kernel of any
+// backend the same way. Plan (recording its setup costs), put the operands
+// where the kernel computes (a Workbench), poison the output with NaN, run
+// once, verify against the reference, and only then time (warm-up, then the
+// median of many runs, caches flushed before each).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spmv/matrix.hpp"
+#include "spmv/operator.hpp"
+
+namespace spmv::cli {
+
+enum class BenchOperation { spmv, spmv_transposed, spmm };
+const char* to_string(BenchOperation operation);
+
+struct BenchSettings {
+  BenchOperation operation = BenchOperation::spmv;
+  index_t k = 1;  // columns of B and C (SpMM)
+  Layout layout = Layout::row_major;
+  double alpha = 1;
+  double beta = 0;
+  int warmup = 3;
+  int runs = 30;
+  bool flush_caches = true;
+  bool explicit_transpose = false;
+};
+
+// One row of the report.
+struct KernelMeasurement {
+  Backend backend = Backend::cpu;
+  std::string kernel;
+  std::string format;
+  KernelParams params;
+  std::string status;   // "ok", "FAILED" (wrong result or device error) or "skipped" (refused at plan)
+  std::string message;  // why, when not ok
+  double analysis_seconds = 0;
+  double build_seconds = 0;
+  double upload_seconds = 0;
+  std::size_t matrix_bytes = 0;
+  std::size_t device_bytes = 0;
+  std::size_t bytes_moved = 0;  // the byte model of one product
+  bool verified = false;  // the result was compared with the reference
+  double max_relative_error = 0;
+  std::vector<double> times_ms;  // each timed run
+  double median_ms = 0;
+  double gflops = 0;
+  double gbs = 0;
+
+  bool ok() const { return status == "ok"; }
+  double setup_seconds() const { return analysis_seconds + build_seconds + upload_seconds; }
+};
+
+// The operands and the reference result shared by every kernel of one run.
+template <class T>
+struct BenchProblem {
+  const Csr<T>* a = nullptr;
+  BenchSettings settings;
+  std::vector<T> input;           // x, or B for SpMM
+  std::vector<T> initial_output;  // NaN when beta == 0, else random
+  std::vector<double> reference;  // the exact-as-possible result
+  std::vector<double> scale;      // per-entry error scale (verify.hpp)
+  double tolerance_factor = 0;
+};
+
+template <class T>
+BenchProblem<T> make_bench_problem(const Csr<T>& a, const BenchSettings& settings);
+
+template <class T>
+KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend,
+                                 const std::string& kernel);
+
+}  // namespace spmv::cli

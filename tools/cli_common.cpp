@@ -1,0 +1,42 @@
+#include "cli_common.hpp"
+
+#include <cstdio>
+#include <new>
+
+#include "io/output_file.hpp"
+#include "spmv/error.hpp"
+
+namespace spmv::cli {
+
+CLI::Option* add_input_format_option(CLI::App& command, std::string& format) {
+  return command.add_option("--format", format, "input format when the extension does not say it")
+      ->check(CLI::IsMember({"mtx", "libsvm", "spmv"}));
+}
+
+FileFormat input_format(const std::string& path, const std::string& forced_format) {
+  return forced_format.empty() ? file_format_from_path(path) : file_format_from_name(forced_format);
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  io::OutputFile file(path);
+  file.write(text);
+  file.commit();
+}
+
+int exit_code_of(const std::exception& error) {
+  // A failed run: the input was fine but the computation went wrong.
+  if (dynamic_cast<const VerificationError*>(&error) || dynamic_cast<const DeviceError*>(&error) ||
+      dynamic_cast<const std::bad_alloc*>(&error))
+    return exit_failed_run;
+  if (dynamic_cast<const Error*>(&error)) return exit_bad_input;  // parse, argument, size, I/O, unavailable
+  return exit_failed_run;
+}
+
+void print_error_line(const std::string& message) {
+  std::string line = message;
+  for (char& ch : line)
+    if (ch == '\n' || ch == '\r') ch = ' ';
+  std::fprintf(stderr, "spmv: %s\n", line.c_str());
+}
+
+}  // namespace spmv::cli

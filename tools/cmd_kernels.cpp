@@ -1,0 +1,54 @@
+// `spmv kernels [--json]`: every kernel of this build (kernel_catalogue()),
+// and whether the CUDA backends can run here.
+#include <fmt/format.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli_common.hpp"
+#include "spmv/operator.hpp"
+
+namespace spmv::cli {
+namespace {
+
+const char* cuda_status() {
+#ifdef SPMV_HAVE_CUDA
+  return cuda_available() ? "available" : "built, but no CUDA device was found";
+#else
+  return "not in this build (configured without CUDA)";
+#endif
+}
+
+int run_kernels(bool json) {
+  const std::vector<KernelInfo> kernels = kernel_catalogue();
+  if (json) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const KernelInfo& k : kernels)
+      list.push_back({{"name", k.name}, {"backend", to_string(k.backend)}, {"format", k.format},
+                      {"summary", k.summary}, {"params", k.params},
+                      {"native_transposed", k.transposed}, {"native_spmm", k.spmm}});
+    const nlohmann::ordered_json out = {{"cuda_available", cuda_available()}, {"kernels", list}};
+    fmt::print("{}\n", out.dump(2));
+    return exit_success;
+  }
+  fmt::print("CUDA backends: {}\n\n", cuda_status());
+  fmt::print("{:<20} {:<10} {:<8} {:<10} {:<6} {}\n", "kernel", "backend", "format", "transposed",
+             "spmm", "summary / parameters");
+  for (const KernelInfo& k : kernels) {
+    fmt::print("{:<20} {:<10} {:<8} {:<10} {:<6} {}\n", k.name, to_string(k.backend), k.format,
+               k.transposed ? "native" : "via A^T", k.spmm ? "native" : "k SpMVs", k.summary);
+    if (!k.params.empty()) fmt::print("{:<58} params: {}\n", "", k.params);
+  }
+  return exit_success;
+}
+
+}  // namespace
+
+Command add_kernels_command(CLI::App& app) {
+  auto json = std::make_shared<bool>(false);
+  CLI::App* command = app.add_subcommand("kernels", "list the kernels of this build and their parameters");
+  command->add_flag("--json", *json, "print JSON instead of a table");
+  return {command, [json] { return run_kernels(*json); }};
+}
+
+}  // namespace spmv::cli

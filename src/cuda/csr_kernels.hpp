@@ -12,5 +12,15 @@ template <class T>
 std::unique_ptr<CsrAlgorithm<T>> make_csr_scalar(const KernelParams& params);
 template <class T>
 std::unique_ptr<CsrAlgorithm<T>> make_csr_vector(const KernelParams& params);
+template <class T>
+std::unique_ptr<CsrAlgorithm<T>> make_csr_aligned(const KernelParams& params);
+template <class T>
+std::unique_ptr<CsrAlgorithm<T>> make_csr_vector_tuned(const KernelParams& params);
+template <class T>
+std::unique_ptr<CsrAlgorithm<T>> make_csr_pcsr(const KernelParams& params);
+template <class T>
+std::unique_ptr<CsrAlgorithm<T>> make_csr_merge(const KernelParams& params);
+template <class T>
+std::unique_ptr<CsrAlgorithm<T>> make_csr_adaptive(const KernelParams& params);
 
 }  // namespace spmv::detail

@@ -22,6 +22,23 @@ const std::map<std::string, std::vector<KernelParams>>& kernel_variants() {
       {"csr-vector",
        {{{"threads_per_row", 2}}, {{"threads_per_row", 4}}, {{"threads_per_row", 8}},
         {{"threads_per_row", 16}}, {{"threads_per_row", 32}, {"block_size", 128}}}},
+      {"csr-aligned", {{{"threads_per_row", 2}}, {{"threads_per_row", 8}}, {{"threads_per_row", 32}}}},
+      {"csr-vector-tuned",
+       {{{"threads_per_row", 1}, {"vector_width", 4}},
+        {{"threads_per_row", 2}, {"vector_width", 2}, {"cached_x", 0}},
+        {{"threads_per_row", 8}, {"rows_per_subwarp", 4}, {"cyclic_rows", 1}},
+        {{"threads_per_row", 16}, {"rows_per_subwarp", 8}, {"block_size", 1024}},
+        {{"threads_per_row", 32}, {"vector_width", 1}, {"rows_per_subwarp", 2}, {"block_size", 64}}}},
+      // block_size 64: tiles of 256 products, so long rows span many tiles.
+      {"csr-pcsr", {{{"block_size", 64}}, {{"block_size", 512}}}},
+      {"csr-merge",
+       {{{"items_per_thread", 4}}, {{"items_per_thread", 8}}, {{"items_per_thread", 12}},
+        {{"items_per_thread", 16}}}},
+      // 128 x 4: blocks of 512 entries, rows above 2048 entries cut into chunks.
+      {"csr-adaptive",
+       {{{"block_size", 128}, {"items_per_thread", 4}},
+        {{"block_size", 256}, {"items_per_thread", 8}},
+        {{"block_size", 256}, {"items_per_thread", 12}}}},
   };
   return variants;
 }
@@ -115,6 +132,32 @@ TEST(GpuKernels, EveryKernelOnTheRealMatrices) {
   }
 }
 
+// Two adjacent rows holding most of the entries, among short and empty rows
+// (circuit and power-law matrices): the load-balanced kernels cut them into
+// many pieces, more than the zoo's rows need.
+Csr<double> enormous_rows_matrix() {
+  const index_t rows = 20000;
+  const index_t cols = 300000;
+  std::vector<index_t> row_ptr{0};
+  std::vector<index_t> col_idx;
+  for (index_t r = 0; r < rows; ++r) {
+    const index_t length = r == 7777 ? 250000 : r == 7778 ? 120000 : r % 4;
+    for (index_t j = 0; j < length; ++j) col_idx.push_back(length > 3 ? j : r + j * 50000);
+    row_ptr.push_back(static_cast<index_t>(col_idx.size()));
+  }
+  return csr_from_arrays(rows, cols, row_ptr, col_idx,
+                         test::random_vector<double>(col_idx.size(), 31));
+}
+
+TEST(GpuKernels, EveryKernelOnEnormousRows) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = enormous_rows_matrix();
+  for (const auto& c : gpu_kernel_cases()) {
+    check_products<double>(a, "enormous_rows", c, false);
+    check_products<float>(a, "enormous_rows", c, false);
+  }
+}
+
 TEST(GpuKernels, ExplicitTransposeMatchesReference) {
   SPMV_GPU_TEST_PRELUDE();
   for (const auto& m : test::matrix_zoo()) {
@@ -144,6 +187,12 @@ TEST(GpuKernels, DescribeReportsTheKernelAndItsBytes) {
   EXPECT_EQ(d.params.at("threads_per_row"), 8);
   EXPECT_EQ(d.matrix_bytes, (a.rows + 1) * 4u + a.nnz() * 12u);
   EXPECT_GE(d.device_bytes, d.matrix_bytes);
+
+  // Kernel workspace counts too: PCSR keeps a middle array of nnz values.
+  options.kernel = "csr-pcsr";
+  options.params = {};
+  const auto pcsr = plan(a, options)->describe();
+  EXPECT_GE(pcsr.device_bytes, pcsr.matrix_bytes + a.nnz() * sizeof(double));
 }
 
 TEST(GpuKernels, BadKernelNamesAndParametersAreRefused) {

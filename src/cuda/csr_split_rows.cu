@@ -1,0 +1,71 @@
+// The second pass over split rows (see csr_split_rows.hpp).
+//
+// Rows of few pieces (the common case: a merge-path tile boundary falling in
+// the middle of a short row) take one thread each, which reads its partials
+// in order; rows of many pieces (a row of millions of entries) take a whole
+// block, whose threads read the partials coalesced and combine them with a
+// fixed-order block reduction. One launch serves both kinds.
+#include "cuda/block_reduce.cuh"
+#include "cuda/csr_split_rows.hpp"
+
+namespace spmv::detail {
+
+namespace {
+
+constexpr int fixup_block_size = 256;
+// A row of more pieces than this is summed by a block (a thread would read
+// them one after another).
+constexpr index_t thread_pieces_limit = 8;
+
+template <class T>
+__global__ void __launch_bounds__(fixup_block_size)
+    finish_split_rows_kernel(const SplitRow* __restrict__ few_pieces, index_t few_count,
+                             const SplitRow* __restrict__ many_pieces,
+                             const T* __restrict__ partials, T* __restrict__ y, T alpha, T beta) {
+  __shared__ T warp_sums[fixup_block_size / warp_size];
+  const index_t few_blocks = (few_count + fixup_block_size - 1) / fixup_block_size;
+  if (static_cast<index_t>(blockIdx.x) < few_blocks) {
+    const index_t i = blockIdx.x * fixup_block_size + threadIdx.x;
+    if (i >= few_count) return;
+    const SplitRow split = few_pieces[i];
+    T sum = 0;
+    for (index_t k = 0; k < split.count; ++k) sum += partials[split.first + k];
+    store_result(y + split.row, sum, alpha, beta);
+    return;
+  }
+  // The branch is uniform over the block, so every thread reaches block_sum.
+  const SplitRow split = many_pieces[blockIdx.x - few_blocks];
+  T sum = 0;
+  for (index_t k = threadIdx.x; k < split.count; k += fixup_block_size)
+    sum += partials[split.first + k];
+  sum = block_sum<fixup_block_size>(sum, warp_sums);
+  if (threadIdx.x == 0) store_result(y + split.row, sum, alpha, beta);
+}
+
+std::vector<SplitRow> select_rows(const std::vector<SplitRow>& rows, bool many) {
+  std::vector<SplitRow> selected;
+  for (const SplitRow& split : rows)
+    if ((split.count > thread_pieces_limit) == many) selected.push_back(split);
+  return selected;
+}
+
+}  // namespace
+
+SplitRowFixup::SplitRowFixup(const std::vector<SplitRow>& rows)
+    : few_pieces_(select_rows(rows, false), "split rows (few pieces)"),
+      many_pieces_(select_rows(rows, true), "split rows (many pieces)") {}
+
+template <class T>
+void SplitRowFixup::launch(const T* partials, T* y, T alpha, T beta, cudaStream_t stream) const {
+  const index_t few_count = static_cast<index_t>(few_pieces_.size());
+  const unsigned blocks = blocks_for(few_pieces_.size(), fixup_block_size) +
+                          static_cast<unsigned>(many_pieces_.size());
+  if (blocks == 0) return;
+  finish_split_rows_kernel<<<blocks, fixup_block_size, 0, stream>>>(
+      few_pieces_.data(), few_count, many_pieces_.data(), partials, y, alpha, beta);
+  SPMV_LAUNCH_CHECK();
+}
+template void SplitRowFixup::launch(const float*, float*, float, float, cudaStream_t) const;
+template void SplitRowFixup::launch(const double*, double*, double, double, cudaStream_t) const;
+
+}  // namespace spmv::detail

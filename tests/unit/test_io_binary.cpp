@@ -1,0 +1,151 @@
+// The binary .spmv format: layout, round trips, value-type conversion, and
+// every way a damaged file is detected.
+#include <zlib.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "test_io_support.hpp"
+
+namespace spmv::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t header_bytes = 40;
+
+Csr<double> sample() {
+  return from_triplets(3, 4, {{0, 1, 0.1}, {0, 3, -2.0}, {2, 0, 1e-300}, {2, 2, 1.0 / 3.0}, {2, 3, 5.0}});
+}
+
+template <class Field>
+void put(std::string& bytes, std::size_t offset, Field value) {
+  std::memcpy(&bytes[offset], &value, sizeof value);
+}
+
+// Recomputes the trailing CRC-32 so that only the change under test is wrong.
+void reseal(std::string& bytes) {
+  const auto crc = static_cast<std::uint32_t>(
+      crc32(0, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size() - 4)));
+  put(bytes, bytes.size() - 4, crc);
+}
+
+std::string written_sample(const std::string& name) {
+  const std::string path = scratch_path(name);
+  write_binary(path, sample());
+  return read_bytes(path);
+}
+
+TEST(BinaryFormat, LayoutIsHeaderArraysPaddingValuesChecksum) {
+  const std::string bytes = written_sample("layout.spmv");
+  // 5 non-zeros: row_ptr 4 + col_idx 5 int32 = 36 bytes, padded to 40.
+  ASSERT_EQ(bytes.size(), header_bytes + 40 + 5 * 8 + 4);
+  EXPECT_EQ(std::memcmp(bytes.data(), "SPMVBIN\0", 8), 0);
+  std::uint32_t version = 0, value_type = 0;
+  std::int64_t rows = 0, cols = 0, nnz = 0;
+  std::memcpy(&version, bytes.data() + 8, 4);
+  std::memcpy(&value_type, bytes.data() + 12, 4);
+  std::memcpy(&rows, bytes.data() + 16, 8);
+  std::memcpy(&cols, bytes.data() + 24, 8);
+  std::memcpy(&nnz, bytes.data() + 32, 8);
+  EXPECT_EQ(version, 1u);
+  EXPECT_EQ(value_type, 2u);
+  EXPECT_EQ(rows, 3);
+  EXPECT_EQ(cols, 4);
+  EXPECT_EQ(nnz, 5);
+  double first_value = 0;
+  std::memcpy(&first_value, bytes.data() + header_bytes + 40, 8);
+  EXPECT_EQ(first_value, 0.1);
+}
+
+TEST(BinaryFormat, RoundTripsAreIdentical) {
+  write_binary(scratch_path("double.spmv"), sample());
+  EXPECT_EQ(read_binary<double>(scratch_path("double.spmv")), sample());
+  const Csr<float> single = cast<float>(sample());
+  write_binary(scratch_path("float.spmv"), single);
+  EXPECT_EQ(read_binary<float>(scratch_path("float.spmv")), single);
+  for (const ZooMatrix& zoo : matrix_zoo()) {
+    const std::string path = scratch_path("zoo_" + zoo.name + ".spmv");
+    write_binary(path, zoo.matrix);
+    EXPECT_EQ(read_binary<double>(path), zoo.matrix) << zoo.name;
+  }
+}
+
+TEST(BinaryFormat, StoredValueTypeIsConverted) {
+  write_binary(scratch_path("as_double.spmv"), sample());
+  EXPECT_EQ(read_binary<float>(scratch_path("as_double.spmv")), cast<float>(sample()));
+  const Csr<float> single = cast<float>(sample());
+  write_binary(scratch_path("as_float.spmv"), single);
+  EXPECT_EQ(read_binary<double>(scratch_path("as_float.spmv")), cast<double>(single));
+}
+
+TEST(BinaryFormat, DoubleBeyondFloatRangeIsRefusedForFloat) {
+  const std::string path = scratch_path("huge_value.spmv");
+  write_binary(path, from_triplets(1, 1, {{0, 0, 1e300}}));
+  EXPECT_TRUE(refused_with_parse_error([&] { read_binary<float>(path); }, path, 0, "range of float"));
+}
+
+// A copy of the sample with `damage` applied, written as NAME.spmv.
+std::string damaged(const std::string& name, const std::function<void(std::string&)>& damage) {
+  std::string bytes = written_sample(name + "_original.spmv");
+  damage(bytes);
+  return write_scratch_file(name + ".spmv", bytes);
+}
+
+TEST(BinaryBadInput, EachDamageIsReported) {
+  struct Case {
+    const char* name;
+    std::function<void(std::string&)> damage;
+    const char* fragment;
+  };
+  const Case cases[] = {
+      {"empty", [](std::string& b) { b.clear(); }, "too short"},
+      {"header_only", [](std::string& b) { b.resize(30); }, "too short"},
+      {"magic", [](std::string& b) { b[0] = 'X'; }, "magic"},
+      {"text_file", [](std::string& b) { b = "%%MatrixMarket matrix coordinate real general\n1 1 0\n"; }, "magic"},
+      {"version", [](std::string& b) { put<std::uint32_t>(b, 8, 7); reseal(b); }, "version 7"},
+      {"value_type", [](std::string& b) { put<std::uint32_t>(b, 12, 9); reseal(b); }, "value type code 9"},
+      {"negative_rows", [](std::string& b) { put<std::int64_t>(b, 16, -1); reseal(b); }, "negative size"},
+      {"truncated", [](std::string& b) { b.resize(b.size() - 9); }, "truncated"},
+      {"trailing_data", [](std::string& b) { b += "extra"; }, "trailing data"},
+      {"nnz_lie", [](std::string& b) { put<std::int64_t>(b, 32, 6); reseal(b); }, "truncated"},
+      {"flipped_value_bit", [](std::string& b) { b[header_bytes + 40 + 3] ^= 0x10; }, "checksum"},
+      {"flipped_index_bit", [](std::string& b) { b[header_bytes + 20] ^= 0x01; }, "checksum"},
+      {"flipped_checksum", [](std::string& b) { b.back() ^= 0x01; }, "checksum"},
+      // Consistent checksum but arrays that are not a canonical Csr.
+      {"column_out_of_range", [](std::string& b) { put<std::int32_t>(b, header_bytes + 16, 9); reseal(b); },
+       "not a valid canonical CSR"},
+      {"row_ptr_decreasing", [](std::string& b) { put<std::int32_t>(b, header_bytes + 4, 4); reseal(b); },
+       "not a valid canonical CSR"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string path = damaged(c.name, c.damage);
+    EXPECT_TRUE(refused_with_parse_error([&] { read_binary<double>(path); }, path, 0, c.fragment));
+  }
+}
+
+TEST(BinaryBadInput, SizesBeyondInt32AreSizeErrors) {
+  const std::string path = damaged("rows_too_large", [](std::string& b) {
+    put<std::int64_t>(b, 16, std::int64_t{1} << 33);
+    reseal(b);
+  });
+  EXPECT_THROW(read_binary<double>(path), SizeError);
+}
+
+TEST(BinaryBadInput, MissingFileAndDirectoryAreIoErrors) {
+  const std::string missing = scratch_path("missing.spmv");
+  EXPECT_TRUE(refused_with_io_error([&] { read_binary<double>(missing); }, missing));
+  const std::string directory = io_scratch_dir();
+  EXPECT_TRUE(refused_with_io_error([&] { read_binary<double>(directory); }, directory));
+}
+
+TEST(BinaryWrite, MissingDirectoryIsAnIoErrorAndLeavesNoFile) {
+  const std::string dir = scratch_path("absent_dir");
+  EXPECT_TRUE(refused_with_io_error([&] { write_binary(dir + "/out.spmv", sample()); }, dir + "/out.spmv"));
+  EXPECT_FALSE(fs::exists(dir));
+}
+
+}  // namespace
+}  // namespace spmv::test

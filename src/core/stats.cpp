@@ -8,8 +8,6 @@
 #include <string>
 #include <type_traits>
 
-#include <omp.h>
-
 #include "spmv/error.hpp"
 
 namespace spmv {
@@ -164,23 +162,35 @@ std::int64_t count_few_distinct(const std::vector<T>& values, std::size_t limit)
   return static_cast<std::int64_t>(count);
 }
 
-// Counts distinct keys by sorting a copy: each thread sorts a slice, then
-// slices are merged pairwise.
+// Counts distinct keys by sorting a copy in pieces: keys go to buckets by a
+// multiplicative (Fibonacci) hash, so equal keys share a bucket and buckets
+// are even however the values cluster; then each bucket is sorted on its own,
+// in cache and in parallel.
 template <class T>
 std::int64_t count_distinct_by_sorting(const std::vector<T>& values) {
+  constexpr int bucket_bits = 12;
+  constexpr std::size_t buckets = std::size_t{1} << bucket_bits;
+  auto bucket_of = [](std::uint64_t key) { return (key * 0x9E3779B97F4A7C15ull) >> (64 - bucket_bits); };
+  std::vector<std::size_t> bucket_begin(buckets + 1, 0);
+  for (T v : values) ++bucket_begin[bucket_of(value_key(v)) + 1];
+  for (std::size_t b = 0; b < buckets; ++b) bucket_begin[b + 1] += bucket_begin[b];
   std::vector<std::uint64_t> keys(values.size());
-#pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < values.size(); ++i) keys[i] = value_key(values[i]);
-  const int slices = std::max(1, omp_get_max_threads());
-  auto slice_begin = [&](int s) { return keys.begin() + static_cast<std::ptrdiff_t>(keys.size() * s / slices); };
-#pragma omp parallel for schedule(static, 1)
-  for (int s = 0; s < slices; ++s) std::sort(slice_begin(s), slice_begin(s + 1));
-  for (int width = 1; width < slices; width *= 2) {
-#pragma omp parallel for schedule(static, 1)
-    for (int s = 0; s < slices - width; s += 2 * width)
-      std::inplace_merge(slice_begin(s), slice_begin(s + width), slice_begin(std::min(slices, s + 2 * width)));
+  {
+    std::vector<std::size_t> next(bucket_begin.begin(), bucket_begin.end() - 1);
+    for (T v : values) {
+      const std::uint64_t key = value_key(v);
+      keys[next[bucket_of(key)]++] = key;
+    }
   }
-  return std::unique(keys.begin(), keys.end()) - keys.begin();
+  std::int64_t distinct = 0;
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : distinct)
+  for (std::size_t b = 0; b < buckets; ++b) {
+    const auto begin = keys.begin() + static_cast<std::ptrdiff_t>(bucket_begin[b]);
+    const auto end = keys.begin() + static_cast<std::ptrdiff_t>(bucket_begin[b + 1]);
+    std::sort(begin, end);
+    distinct += std::unique(begin, end) - begin;
+  }
+  return distinct;
 }
 
 template <class T>

@@ -1,16 +1,23 @@
 // R-MAT power-law matrices (Chakrabarti, Zhan & Faloutsos, SDM 2004).
 //
-// Each edge starts from the whole 2^scale x 2^scale matrix and descends
-// `scale` levels, choosing at every level the top-left, top-right,
-// bottom-left or bottom-right quadrant with probabilities a, b, c and
-// d = 1 - a - b - c. No noise is added and vertices are not permuted, so the
-// heaviest rows are the first ones. Duplicate edges are summed: an entry hit
-// m times holds m * value(row, col); self loops are kept.
+// R-MAT places each of E = edge_factor * 2^scale edges independently by
+// descending `scale` levels of the 2^scale x 2^scale matrix, choosing the
+// top-left, top-right, bottom-left or bottom-right quadrant with
+// probabilities a, b, c and d = 1 - a - b - c. No noise is added and vertices
+// are not permuted, so the heaviest rows are the first ones. Duplicate edges
+// are summed: an entry hit m times holds m * value(row, col); self loops are
+// kept.
 //
-// Edges are made in fixed chunks, each from its own random stream, and made
-// twice (once to count row lengths, once to place the columns), so memory is
-// one column index per edge plus the final matrix, and the result does not
-// depend on the thread count.
+// The same distribution is drawn row by row, which needs no edge list and
+// no scattered writes:
+// - rows: the number of edges in each half of a node's rows is binomial
+//   (each edge goes down with probability c + d), so splitting E level by
+//   level gives every row its edge count;
+// - columns: given its row, an edge's column bits are independent, one per
+//   level: right with probability b / (a + b) where the row bit is 0 (top
+//   quadrants) and d / (c + d) where it is 1.
+// Each tree node and each row draws from its own stream, so the result does
+// not depend on the thread count.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -24,33 +31,41 @@ namespace {
 
 using gen_detail::Rng;
 
-constexpr std::int64_t edges_per_chunk = 1 << 16;
+// A probability as a threshold on 32 random bits (exact floor of p * 2^32).
+std::uint64_t threshold_of(double probability) {
+  return static_cast<std::uint64_t>(std::ldexp(std::clamp(probability, 0.0, 1.0), 32));
+}
 
-// Quadrant probabilities as cumulative thresholds on 32 random bits.
-struct QuadrantThresholds {
-  std::uint64_t a, ab, abc;
-};
-
-// Calls emit(row, col) for each edge of chunk `chunk` (edges [first, end)).
-template <class Emit>
-void make_chunk_edges(int scale, const QuadrantThresholds& t, std::uint64_t seed, std::int64_t chunk,
-                      std::int64_t edges, const Emit& emit) {
-  Rng rng(seed, static_cast<std::uint64_t>(chunk));
-  const std::int64_t end = std::min(edges, (chunk + 1) * edges_per_chunk);
-  for (std::int64_t e = chunk * edges_per_chunk; e < end; ++e) {
-    index_t row = 0, col = 0;
-    std::uint64_t bits = 0;
-    for (int level = 0; level < scale; ++level) {
-      // Two levels per 64-bit draw.
-      bits = level % 2 == 0 ? rng.next() : bits >> 32;
-      const std::uint64_t u = bits & 0xFFFFFFFFull;
-      const bool down = u >= t.ab;                       // c or d
-      const bool right = (u >= t.a && u < t.ab) || u >= t.abc;  // b or d
-      row = 2 * row + down;
-      col = 2 * col + right;
-    }
-    emit(row, col);
+// How many of `trials` Bernoulli trials succeed, two trials per 64-bit draw.
+index_t count_successes(Rng& rng, index_t trials, std::uint64_t threshold) {
+  index_t successes = 0;
+  for (index_t t = 0; t < trials; t += 2) {
+    const std::uint64_t bits = rng.next();
+    successes += (bits & 0xFFFFFFFFull) < threshold;
+    if (t + 1 < trials) successes += (bits >> 32) < threshold;
   }
+  return successes;
+}
+
+// Edges per row: E split level by level. Node i of level l (rows whose top l
+// bits are i) sends each of its edges to child 2i + 1 (bottom) with
+// probability c + d; it draws from stream 2^l + i.
+std::vector<index_t> edges_per_row(int scale, index_t edges, double down, std::uint64_t seed) {
+  const std::uint64_t down_threshold = threshold_of(down);
+  std::vector<index_t> level_counts{edges}, next_counts;
+  for (int level = 0; level < scale; ++level) {
+    const index_t nodes = static_cast<index_t>(level_counts.size());
+    next_counts.assign(2 * static_cast<std::size_t>(nodes), 0);
+#pragma omp parallel for schedule(dynamic, 64)
+    for (index_t node = 0; node < nodes; ++node) {
+      Rng rng(seed, (std::uint64_t{1} << level) + static_cast<std::uint64_t>(node));
+      const index_t bottom = count_successes(rng, level_counts[node], down_threshold);
+      next_counts[2 * node] = level_counts[node] - bottom;
+      next_counts[2 * node + 1] = bottom;
+    }
+    level_counts.swap(next_counts);
+  }
+  return level_counts;
 }
 
 }  // namespace
@@ -65,57 +80,46 @@ Csr<double> gen_rmat(int scale, int edge_factor, double a, double b, double c, s
   if (scale > 30)
     throw SizeError("rmat: scale " + std::to_string(scale) + " gives 2^" + std::to_string(scale) +
                     " rows, beyond the 32-bit index limit (scale <= 30)");
-  const std::int64_t vertices = std::int64_t{1} << scale;
-  const std::int64_t edges = std::int64_t{edge_factor} * vertices;
-  check_index_range(vertices, vertices, edges, "rmat edge list");
-  // ldexp by 32 is exact; the thresholds are exact floors of p * 2^32.
-  const QuadrantThresholds thresholds{static_cast<std::uint64_t>(std::ldexp(a, 32)),
-                                      static_cast<std::uint64_t>(std::ldexp(a + b, 32)),
-                                      static_cast<std::uint64_t>(std::ldexp(a + b + c, 32))};
-  const std::int64_t chunks = (edges + edges_per_chunk - 1) / edges_per_chunk;
-  const index_t rows = static_cast<index_t>(vertices);
+  const std::int64_t rows = std::int64_t{1} << scale;
+  const std::int64_t edges = std::int64_t{edge_factor} * rows;
+  check_index_range(rows, rows, edges, "rmat edge count");
+  const double d = 1.0 - a - b - c;
 
-  // Pass 1: edges per row, then their offsets.
-  std::vector<index_t> edge_ptr(static_cast<std::size_t>(rows) + 1, 0);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::int64_t chunk = 0; chunk < chunks; ++chunk)
-    make_chunk_edges(scale, thresholds, seed, chunk, edges, [&](index_t row, index_t) {
-#pragma omp atomic update
-      ++edge_ptr[row + 1];
-    });
-  for (index_t r = 0; r < rows; ++r) edge_ptr[r + 1] += edge_ptr[r];
-
-  // Pass 2: the columns of each row's edges, in any order.
-  std::vector<index_t> edge_col(static_cast<std::size_t>(edges));
-  {
-    std::vector<index_t> next(edge_ptr.begin(), edge_ptr.end() - 1);
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::int64_t chunk = 0; chunk < chunks; ++chunk)
-      make_chunk_edges(scale, thresholds, seed, chunk, edges, [&](index_t row, index_t col) {
-        index_t slot;
-#pragma omp atomic capture
-        slot = next[row]++;
-        edge_col[slot] = col;
-      });
-  }
-
-  // Sort each row; its distinct columns are its entries.
-#pragma omp parallel for schedule(dynamic, 256)
-  for (index_t r = 0; r < rows; ++r)
-    std::sort(edge_col.begin() + edge_ptr[r], edge_col.begin() + edge_ptr[r + 1]);
+  const std::vector<index_t> row_edges = edges_per_row(scale, static_cast<index_t>(edges), c + d, seed);
+  // Column bit thresholds for a row bit of 0 and of 1 (unused when that half
+  // of the matrix has probability 0, so receives no edges).
+  const std::uint64_t right_threshold[2] = {threshold_of(a + b > 0 ? b / (a + b) : 0),
+                                            threshold_of(c + d > 0 ? d / (c + d) : 0)};
+  // Row r's edge columns, sorted, into `columns`; rows use streams after the
+  // 2^scale tree nodes.
+  auto sorted_edge_columns = [&](index_t r, std::vector<index_t>& columns) {
+    Rng rng(seed, (std::uint64_t{1} << scale) + static_cast<std::uint64_t>(r));
+    columns.resize(static_cast<std::size_t>(row_edges[r]));
+    for (index_t& col : columns) {
+      col = 0;
+      std::uint64_t bits = 0;
+      for (int level = 0; level < scale; ++level) {
+        bits = level % 2 == 0 ? rng.next() : bits >> 32;  // two levels per draw
+        const int row_bit = (r >> (scale - 1 - level)) & 1;
+        col = 2 * col + ((bits & 0xFFFFFFFFull) < right_threshold[row_bit]);
+      }
+    }
+    std::sort(columns.begin(), columns.end());
+  };
   return gen_detail::build_by_rows(
       generator, rows, rows,
       [&](index_t r) {
-        index_t distinct = 0;
-        for (index_t e = edge_ptr[r]; e < edge_ptr[r + 1]; ++e)
-          distinct += e == edge_ptr[r] || edge_col[e] != edge_col[e - 1];
-        return distinct;
+        thread_local std::vector<index_t> columns;
+        sorted_edge_columns(r, columns);
+        return static_cast<index_t>(std::unique(columns.begin(), columns.end()) - columns.begin());
       },
       [&](index_t r, index_t* col, double* value) {
+        thread_local std::vector<index_t> columns;
+        sorted_edge_columns(r, columns);
         index_t k = -1;
-        for (index_t e = edge_ptr[r]; e < edge_ptr[r + 1]; ++e) {
-          if (k < 0 || edge_col[e] != col[k]) {
-            col[++k] = edge_col[e];
+        for (std::size_t e = 0; e < columns.size(); ++e) {
+          if (e == 0 || columns[e] != columns[e - 1]) {
+            col[++k] = columns[e];
             value[k] = 0;
           }
           value[k] += 1;  // multiplicity for now

@@ -306,8 +306,8 @@ TEST(GenDeterminism, FixedSeedGivesAFixedMatrix) {
   EXPECT_EQ(std::vector<double>(a.values.begin(), a.values.begin() + 3),
             (std::vector<double>{-0x1.99245848288bp-2, 0x1.8ed296c3d3f68p-2, 0x1.a6d476822d8c2p-2}));
   const Csr<double> r = gen_rmat(4, 2, 0.57, 0.19, 0.19, 42);
-  EXPECT_EQ(r.row_ptr, (std::vector<index_t>{0, 7, 10, 14, 16, 18, 20, 20, 20, 21, 21, 23, 23, 24, 24, 24, 24}));
-  EXPECT_EQ(r.col_idx, (std::vector<index_t>{0, 4, 5, 7, 8, 14, 15, 0, 3, 8, 0, 3, 8, 9, 0, 1, 1, 3, 0, 4, 2, 4, 5, 2}));
+  EXPECT_EQ(r.row_ptr, (std::vector<index_t>{0, 6, 9, 11, 13, 17, 18, 20, 20, 24, 24, 24, 24, 24, 24, 25, 25}));
+  EXPECT_EQ(r.col_idx, (std::vector<index_t>{0, 1, 2, 3, 8, 13, 1, 4, 5, 0, 8, 0, 8, 0, 1, 2, 14, 1, 0, 8, 0, 1, 5, 12, 0}));
 }
 
 TEST(GenKinds, EveryKindBuildsAValidMatrixFromItsDefaults) {

@@ -7,7 +7,10 @@
 // lines, CRLF, a banner with one '%' or leading blanks, case of the banner
 // words). The whole file is parsed from memory by TextCursor.
 #include <algorithm>
+#include <cctype>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "io/input_file.hpp"
 #include "io/text_cursor.hpp"

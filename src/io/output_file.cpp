@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -18,7 +19,7 @@ namespace {
 // O_EXCL with a name unique to this process and call: no clobbering of a
 // temporary that another writer of the same target is using.
 int create_temporary(const std::string& path, std::string& temp_path) {
-  static int counter = 0;
+  static std::atomic<int> counter{0};
   for (int attempt = 0; attempt < 100; ++attempt) {
     temp_path = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
     const int fd = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);

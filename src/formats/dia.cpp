@@ -1,0 +1,88 @@
+// DIA: occupied diagonals, footprint, builder and the reference product.
+#include "spmv/formats/dia.hpp"
+
+#include <algorithm>
+
+#include "formats/format_common.hpp"
+
+namespace spmv {
+
+namespace {
+
+// The occupied diagonals' offsets (column - row), increasing.
+template <class T>
+std::vector<index_t> occupied_offsets(const Csr<T>& a) {
+  if (a.nnz() == 0) return {};
+  // Flag of diagonal c - r, shifted by rows - 1 to be non-negative.
+  std::vector<char> occupied(static_cast<std::size_t>(a.rows) + a.cols - 1, 0);
+  for (index_t r = 0; r < a.rows; ++r)
+    for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
+      occupied[static_cast<std::size_t>(a.col_idx[k]) + (a.rows - 1 - r)] = 1;
+  std::vector<index_t> offsets;
+  for (std::size_t d = 0; d < occupied.size(); ++d)
+    if (occupied[d]) offsets.push_back(static_cast<index_t>(static_cast<std::int64_t>(d) - (a.rows - 1)));
+  return offsets;
+}
+
+template <class T>
+FormatFootprint footprint(const Csr<T>& a, std::size_t diagonals) {
+  FormatFootprint f;
+  f.nnz = a.nnz();
+  f.stored_entries = static_cast<std::int64_t>(diagonals) * detail::aligned_stride(a.rows, dia_row_alignment);
+  f.bytes = static_cast<std::size_t>(f.stored_entries) * sizeof(T) + diagonals * sizeof(index_t);
+  f.csr_bytes = csr_bytes(a.rows, a.nnz(), sizeof(T));
+  return f;
+}
+
+}  // namespace
+
+template <class T>
+FormatFootprint dia_footprint(const Csr<T>& a) {
+  return footprint(a, occupied_offsets(a).size());
+}
+
+template <class T>
+Dia<T> dia_from_csr(const Csr<T>& a, const DiaOptions& options) {
+  Dia<T> dia;
+  dia.rows = a.rows;
+  dia.cols = a.cols;
+  dia.stride = detail::aligned_stride(a.rows, dia_row_alignment);
+  dia.nnz = a.nnz();
+  dia.offsets = occupied_offsets(a);
+  detail::check_footprint("DIA", footprint(a, dia.offsets.size()), options.max_padding,
+                          std::to_string(dia.offsets.size()) + " occupied diagonals, mean row length " +
+                              detail::one_decimal(a.rows ? double(a.nnz()) / a.rows : 0.0),
+                          "ell, sell or csr-vector");
+  dia.values.assign(dia.offsets.size() * static_cast<std::size_t>(dia.stride), T(0));
+  for (index_t r = 0; r < a.rows; ++r)
+    for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+      const index_t offset = a.col_idx[k] - r;
+      const std::size_t d = static_cast<std::size_t>(
+          std::lower_bound(dia.offsets.begin(), dia.offsets.end(), offset) - dia.offsets.begin());
+      dia.values[d * dia.stride + r] = a.values[k];
+    }
+  return dia;
+}
+
+template <class T>
+void multiply(const Dia<T>& a, const T* x, T* y, T alpha, T beta) {
+  for (index_t r = 0; r < a.rows; ++r) {
+    double sum = 0;
+    for (std::size_t d = 0; d < a.offsets.size(); ++d) {
+      const std::int64_t c = static_cast<std::int64_t>(r) + a.offsets[d];
+      if (c >= 0 && c < a.cols)
+        sum += static_cast<double>(a.values[d * a.stride + r]) * static_cast<double>(x[c]);
+    }
+    detail::store_scaled(y[r], sum, alpha, beta);
+  }
+}
+
+#define SPMV_INSTANTIATE_DIA(T)                                             \
+  template FormatFootprint dia_footprint(const Csr<T>&);                    \
+  template Dia<T> dia_from_csr(const Csr<T>&, const DiaOptions&);           \
+  template void multiply(const Dia<T>&, const T*, T*, T, T);
+SPMV_INSTANTIATE_DIA(float)
+SPMV_INSTANTIATE_DIA(double)
+#undef SPMV_INSTANTIATE_DIA
+
+}  // namespace spmv

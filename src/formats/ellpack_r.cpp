@@ -1,0 +1,144 @@
+// ELLPACK-R in the ELLR-T layout: footprint, builder, reference product and
+// the configuration model choosing T and BS.
+#include "spmv/formats/ellpack_r.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "formats/format_common.hpp"
+#include "spmv/error.hpp"
+
+namespace spmv {
+
+namespace {
+
+bool valid_threads_per_row(index_t t) { return t >= 1 && t <= 32 && (t & (t - 1)) == 0; }
+
+index_t ceil_div(index_t a, index_t b) { return (a + b - 1) / b; }
+
+// Position of entry e of row r in the ELLR-T layout.
+std::size_t slot_of(index_t r, index_t e, index_t threads_per_row, index_t stride) {
+  return static_cast<std::size_t>(threads_per_row) *
+             (static_cast<std::size_t>(e / threads_per_row) * stride + r) +
+         e % threads_per_row;
+}
+
+template <class T>
+FormatFootprint footprint(index_t rows, index_t longest, std::int64_t nnz, index_t threads_per_row) {
+  FormatFootprint f;
+  f.nnz = nnz;
+  f.stored_entries = static_cast<std::int64_t>(ceil_div(longest, threads_per_row)) *
+                     detail::aligned_stride(rows, ellpack_r_row_alignment) * threads_per_row;
+  f.bytes = static_cast<std::size_t>(f.stored_entries) * (sizeof(index_t) + sizeof(T)) +
+            static_cast<std::size_t>(rows) * sizeof(index_t);
+  f.csr_bytes = csr_bytes(rows, nnz, sizeof(T));
+  return f;
+}
+
+void check_threads_per_row(index_t threads_per_row) {
+  if (!valid_threads_per_row(threads_per_row))
+    throw InvalidArgument("ELLPACK-R: threads_per_row=" + std::to_string(threads_per_row) +
+                          " is not a power of two in [1, 32]");
+}
+
+}  // namespace
+
+template <class T>
+FormatFootprint ellpack_r_footprint(const Csr<T>& a, index_t threads_per_row) {
+  check_threads_per_row(threads_per_row);
+  const std::vector<index_t> lengths = detail::row_lengths(a);
+  const index_t longest = lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
+  return footprint<T>(a.rows, longest, a.nnz(), threads_per_row);
+}
+
+template <class T>
+EllpackR<T> ellpack_r_from_csr(const Csr<T>& a, const EllpackROptions& options) {
+  const index_t t = options.threads_per_row;
+  check_threads_per_row(t);
+  EllpackR<T> ell;
+  ell.rows = a.rows;
+  ell.cols = a.cols;
+  ell.threads_per_row = t;
+  ell.stride = detail::aligned_stride(a.rows, ellpack_r_row_alignment);
+  ell.nnz = a.nnz();
+  ell.row_length = detail::row_lengths(a);
+  const index_t longest =
+      ell.row_length.empty() ? 0 : *std::max_element(ell.row_length.begin(), ell.row_length.end());
+  const FormatFootprint f = footprint<T>(a.rows, longest, a.nnz(), t);
+  detail::check_footprint("ELLPACK-R", f, options.max_padding,
+                          detail::row_length_summary(longest, a.rows ? double(a.nnz()) / a.rows : 0.0),
+                          "hyb or sell");
+  ell.slots = ceil_div(longest, t);
+  ell.col_idx.assign(static_cast<std::size_t>(f.stored_entries), padding_column);
+  ell.values.assign(static_cast<std::size_t>(f.stored_entries), T(0));
+  for (index_t r = 0; r < a.rows; ++r)
+    for (index_t e = 0; e < ell.row_length[r]; ++e) {
+      const std::size_t slot = slot_of(r, e, t, ell.stride);
+      ell.col_idx[slot] = a.col_idx[a.row_ptr[r] + e];
+      ell.values[slot] = a.values[a.row_ptr[r] + e];
+    }
+  return ell;
+}
+
+template <class T>
+void multiply(const EllpackR<T>& a, const T* x, T* y, T alpha, T beta) {
+  for (index_t r = 0; r < a.rows; ++r) {
+    double sum = 0;
+    for (index_t e = 0; e < a.row_length[r]; ++e) {
+      const std::size_t slot = slot_of(r, e, a.threads_per_row, a.stride);
+      sum += static_cast<double>(a.values[slot]) * static_cast<double>(x[a.col_idx[slot]]);
+    }
+    detail::store_scaled(y[r], sum, alpha, beta);
+  }
+}
+
+double ellrt_cost(const std::vector<index_t>& row_lengths, int threads_per_row, const GpuShape& gpu) {
+  check_threads_per_row(threads_per_row);
+  const std::size_t rows = row_lengths.size();
+  const std::size_t rows_per_warp = 32 / threads_per_row;
+  double warp_steps = 0;
+  std::size_t warps = 0;
+  for (std::size_t first = 0; first < rows; first += rows_per_warp, ++warps) {
+    index_t longest = 0;
+    for (std::size_t r = first; r < std::min(rows, first + rows_per_warp); ++r)
+      longest = std::max(longest, row_lengths[r]);
+    warp_steps += ceil_div(longest, threads_per_row);
+  }
+  const double reduction = static_cast<double>(warps) * std::log2(threads_per_row) * ellrt_reduction_step_weight;
+  const double resident_threads = static_cast<double>(gpu.multiprocessors) * gpu.threads_per_multiprocessor;
+  const double fill = std::min(1.0, static_cast<double>(rows) * threads_per_row / resident_threads);
+  return fill > 0 ? (warp_steps + reduction) / fill : 0.0;
+}
+
+EllrtConfiguration ellrt_configuration(const std::vector<index_t>& row_lengths, const GpuShape& gpu) {
+  if (gpu.multiprocessors < 1 || gpu.threads_per_multiprocessor < 32)
+    throw InvalidArgument("ELLR-T model: a GPU needs at least one multiprocessor of 32 threads");
+  EllrtConfiguration best;
+  best.cost = ellrt_cost(row_lengths, 1, gpu);
+  for (int t = 2; t <= 32; t *= 2) {
+    const double cost = ellrt_cost(row_lengths, t, gpu);
+    if (cost < best.cost) {
+      best.threads_per_row = t;
+      best.cost = cost;
+    }
+  }
+  const double threads = static_cast<double>(row_lengths.size()) * best.threads_per_row;
+  best.block_size = 64;
+  for (int block_size : {256, 128}) {
+    if (threads / block_size >= double(gpu.multiprocessors) * ellrt_min_blocks_per_multiprocessor) {
+      best.block_size = block_size;
+      break;
+    }
+  }
+  return best;
+}
+
+#define SPMV_INSTANTIATE_ELLPACK_R(T)                                                     \
+  template FormatFootprint ellpack_r_footprint(const Csr<T>&, index_t);                   \
+  template EllpackR<T> ellpack_r_from_csr(const Csr<T>&, const EllpackROptions&);         \
+  template void multiply(const EllpackR<T>&, const T*, T*, T, T);
+SPMV_INSTANTIATE_ELLPACK_R(float)
+SPMV_INSTANTIATE_ELLPACK_R(double)
+#undef SPMV_INSTANTIATE_ELLPACK_R
+
+}  // namespace spmv

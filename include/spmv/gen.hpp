@@ -7,7 +7,7 @@
 // --list` and generator_kinds() describe each kind and its parameters.
 //
 // Every generator returns a canonical Csr<double>. Random values are
-// pseudo-random in [-1, -0.1] U [0.1, 1), a function of (seed, row, column).
+// pseudo-random in [-1, -0.1] U [0.1, 1], a function of (seed, row, column).
 // Stencils use constant Laplacian values (diagonal = points - 1, neighbours
 // -1), so they are symmetric positive definite and have two distinct values.
 #pragma once

@@ -36,15 +36,15 @@ struct MatrixStats {
   // (empty for a matrix with no rows), so its sum is `rows`.
   std::vector<index_t> row_length_histogram;
   index_t empty_rows = 0;
-  index_t lower_bandwidth = 0;      // max(0, i - j) over non-zeros, 0 if none
-  index_t upper_bandwidth = 0;      // max(0, j - i) over non-zeros, 0 if none
-  index_t occupied_diagonals = 0;   // distinct (j - i) values
-  double ell_padding_ratio = 0;     // rows * max_row_length / nnz (1 = no padding; 1 when nnz = 0)
-  index_t hyb_ell_width = 0;        // Bell-Garland split: ELL part width K (hyb_split_width)
-  index_t hyb_coo_nnz = 0;          // entries beyond K that go to the COO part: sum max(0, len - K)
+  index_t lower_bandwidth = 0;     // max(0, i - j) over non-zeros, 0 if none
+  index_t upper_bandwidth = 0;     // max(0, j - i) over non-zeros, 0 if none
+  index_t occupied_diagonals = 0;  // distinct (j - i) values
+  double ell_padding_ratio = 0;    // rows * max_row_length / nnz (1 = no padding; 1 when nnz = 0)
+  index_t hyb_ell_width = 0;       // Bell-Garland split: ELL part width K (hyb_split_width)
+  index_t hyb_coo_nnz = 0;         // entries beyond K that go to the COO part: sum max(0, len - K)
   std::vector<BlockDensity> block_density;
-  bool pattern_symmetric = false;   // square and (i,j) present iff (j,i) present
-  bool value_symmetric = false;     // pattern symmetric and a_ij == a_ji
+  bool pattern_symmetric = false;  // square and (i,j) present iff (j,i) present
+  bool value_symmetric = false;    // pattern symmetric and a_ij == a_ji
   // Distinct stored values (explicit zeros included; -0 and +0 are one value,
   // every NaN together counts as one).
   std::int64_t distinct_values = 0;

@@ -99,8 +99,7 @@ BlockDensity block_density(const Csr<T>& a, index_t block_rows, index_t block_co
     }
   }
   result.occupied_blocks = occupied;
-  if (occupied > 0)
-    result.density = a.nnz() / (static_cast<double>(occupied) * block_rows * block_cols);
+  if (occupied > 0) result.density = a.nnz() / (static_cast<double>(occupied) * block_rows * block_cols);
   return result;
 }
 

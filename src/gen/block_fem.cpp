@@ -24,8 +24,7 @@ Csr<double> gen_block_fem(index_t nx, index_t ny, index_t nz, index_t block, std
                     " x " + std::to_string(block) + " blocks would hold about " + std::to_string(entries) +
                     " non-zeros, beyond the 32-bit index limit");
   return gen_detail::build_by_rows(
-      generator, rows, rows,
-      [&](index_t row) { return grid.neighbourhood_size(row / block, hood) * block; },
+      generator, rows, rows, [&](index_t row) { return grid.neighbourhood_size(row / block, hood) * block; },
       [&](index_t row, index_t* col, double* value) {
         index_t k = 0;
         // Neighbour nodes come in increasing order and each block spans

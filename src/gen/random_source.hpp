@@ -43,7 +43,7 @@ class Rng {
   std::uint64_t state_;
 };
 
-// Maps 64 random bits to a value in [-1, -0.1] U [0.1, 1): sign from bit 0,
+// Maps 64 random bits to a value in [-1, -0.1] U [0.1, 1]: sign from bit 0,
 // magnitude from the top 53 bits.
 inline double value_from_bits(std::uint64_t bits) {
   const double unit = static_cast<double>(bits >> 11) * 0x1.0p-53;  // [0, 1)

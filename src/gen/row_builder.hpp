@@ -28,8 +28,8 @@ inline void check_per_row(const char* generator, index_t rows, index_t cols, ind
   require_non_negative(generator, "cols", cols);
   require_non_negative(generator, "per_row", per_row);
   require(per_row <= cols, generator,
-                      "per_row " + std::to_string(per_row) + " exceeds cols " + std::to_string(cols) +
-                          " (columns in a row are distinct)");
+          "per_row " + std::to_string(per_row) + " exceeds cols " + std::to_string(cols) +
+              " (columns in a row are distinct)");
   check_index_range(rows, cols, std::int64_t{rows} * per_row, generator);
 }
 
@@ -72,8 +72,8 @@ Csr<double> build_by_rows(const char* generator, std::int64_t rows, std::int64_t
 // lie in [0, cols]), then its columns; the same draws are repeated in the
 // fill pass, so the length is never stored.
 template <class LengthDraw>
-Csr<double> random_column_rows(const char* generator, index_t rows, index_t cols,
-                               std::uint64_t seed, const LengthDraw& length_draw) {
+Csr<double> random_column_rows(const char* generator, index_t rows, index_t cols, std::uint64_t seed,
+                               const LengthDraw& length_draw) {
   return build_by_rows(
       generator, rows, cols,
       [&](index_t r) {

@@ -14,9 +14,8 @@ namespace spmv {
 namespace {
 
 bool is_name(const std::string& text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char ch) {
-    return std::isalnum(ch) || ch == '_';
-  });
+  return !text.empty() && std::all_of(text.begin(), text.end(),
+                                      [](unsigned char ch) { return std::isalnum(ch) || ch == '_'; });
 }
 
 // Reads the parameters of one spec, falling back to the kind's defaults.
@@ -93,11 +92,14 @@ struct RegistryEntry {
 
 const GeneratorParam seed_param{"seed", "1", "random seed (same seed, same matrix)"};
 
-std::vector<GeneratorParam> grid_params(const char* n_default) {
-  return {{"n", n_default, "points per side"},
-          {"nx", "", "points along x (default: n)"},
-          {"ny", "", "points along y (default: n)"},
-          {"nz", "", "points along z (default: n)"}};
+// n, and nx, ny (and nz when 3-D) defaulting to n.
+std::vector<GeneratorParam> grid_params(const char* n_default, int dimensions) {
+  std::vector<GeneratorParam> params{{"n", n_default, "points per side"},
+                                     {"nx", "", "points along x (default: n)"},
+                                     {"ny", "", "points along y (default: n)"},
+                                     {"nz", "", "points along z (default: n)"}};
+  params.resize(1 + dimensions);
+  return params;
 }
 
 std::vector<GeneratorParam> per_row_params(const char* rows, const char* cols, const char* per_row) {
@@ -119,23 +121,21 @@ Csr<double> build_few_huge(const ParamReader& p) {
 }
 
 const std::vector<RegistryEntry>& registry() {
-  static const std::vector<GeneratorParam> few_huge_params = with(
-      per_row_params("10000", "10000", "4"),
-      GeneratorParam{"huge_rows", "4", "number of huge rows, evenly spread"},
-      GeneratorParam{"huge_length", "5000", "distinct columns in each huge row"});
+  static const std::vector<GeneratorParam> few_huge_params =
+      with(per_row_params("10000", "10000", "4"),
+           GeneratorParam{"huge_rows", "4", "number of huge rows, evenly spread"},
+           GeneratorParam{"huge_length", "5000", "distinct columns in each huge row"});
   static const std::vector<RegistryEntry> entries = {
       {{"stencil5", "2-D 5-point Laplacian on an nx x ny grid (diagonal 4, neighbours -1)",
-        {{"n", "128", "points per side"},
-         {"nx", "", "points along x (default: n)"},
-         {"ny", "", "points along y (default: n)"}}},
+        grid_params("128", 2)},
        [](const ParamReader& p) { return gen_stencil_2d_5pt(p.size_or("nx", "n"), p.size_or("ny", "n")); }},
       {{"stencil7", "3-D 7-point Laplacian on an nx x ny x nz grid (diagonal 6, neighbours -1)",
-        grid_params("32")},
+        grid_params("32", 3)},
        [](const ParamReader& p) {
          return gen_stencil_3d(p.size_or("nx", "n"), p.size_or("ny", "n"), p.size_or("nz", "n"), 7);
        }},
       {{"stencil27", "3-D 27-point Laplacian on an nx x ny x nz grid (diagonal 26, neighbours -1)",
-        grid_params("32")},
+        grid_params("32", 3)},
        [](const ParamReader& p) {
          return gen_stencil_3d(p.size_or("nx", "n"), p.size_or("ny", "n"), p.size_or("nz", "n"), 27);
        }},
@@ -178,12 +178,14 @@ const std::vector<RegistryEntry>& registry() {
                          p.seed());
        }},
       {{"blockfem", "block x block dense blocks on the 7-point stencil of an nx x ny x nz grid of nodes",
-        with(grid_params("10"), GeneratorParam{"block", "3", "unknowns per node (block size)"}, seed_param)},
+        with(grid_params("10", 3), GeneratorParam{"block", "3", "unknowns per node (block size)"},
+             seed_param)},
        [](const ParamReader& p) {
          return gen_block_fem(p.size_or("nx", "n"), p.size_or("ny", "n"), p.size_or("nz", "n"),
                               p.size("block"), p.seed());
        }},
-      {{"banded", "square band matrix: entries (i, j) with i - lower <= j <= i + upper",
+      {{"banded",
+        "square band matrix: entries (i, j) with i - lower <= j <= i + upper",
         {{"rows", "10000", "number of rows (and columns)"},
          {"lower", "2", "diagonals below the main one"},
          {"upper", "2", "diagonals above the main one"},
@@ -191,10 +193,12 @@ const std::vector<RegistryEntry>& registry() {
        [](const ParamReader& p) {
          return gen_banded(p.size("rows"), p.size("lower"), p.size("upper"), p.seed());
        }},
-      {{"tridiagonal", "banded with lower = upper = 1",
+      {{"tridiagonal",
+        "banded with lower = upper = 1",
         {{"rows", "10000", "number of rows (and columns)"}, seed_param}},
        [](const ParamReader& p) { return gen_banded(p.size("rows"), 1, 1, p.seed()); }},
-      {{"dense", "every entry present",
+      {{"dense",
+        "every entry present",
         {{"rows", "500", "number of rows"}, {"cols", "500", "number of columns"}, seed_param}},
        [](const ParamReader& p) { return gen_dense(p.size("rows"), p.size("cols"), p.seed()); }},
       {{"widelp",

@@ -27,7 +27,7 @@ std::vector<index_t> row_lengths(const Csr<double>& a) {
 
 bool is_symmetric(const Csr<double>& a) { return transpose(a) == a; }
 
-// Random values lie in [-1, -0.1] U [0.1, 1).
+// Random values lie in [-1, -0.1] U [0.1, 1].
 void expect_random_values(const Csr<double>& a) {
   for (double v : a.values) {
     ASSERT_GE(std::abs(v), 0.1) << v;
@@ -102,7 +102,9 @@ TEST(GenThesis, RandomHasTheRequestedDensityAndNoEmptyRow) {
   const auto lengths = row_lengths(a);
   EXPECT_GE(*std::min_element(lengths.begin(), lengths.end()), 1);
   // Row lengths vary from row to row (the point of the thesis's Random).
-  EXPECT_GT(*std::max_element(lengths.begin(), lengths.end()) - *std::min_element(lengths.begin(), lengths.end()), 10);
+  EXPECT_GT(
+      *std::max_element(lengths.begin(), lengths.end()) - *std::min_element(lengths.begin(), lengths.end()),
+      10);
   expect_random_values(a);
 }
 
@@ -134,7 +136,8 @@ TEST(GenThesis, StructuredRepeatsOneColumnSetInEveryRow) {
   const std::vector<index_t> first(a.col_idx.begin(), a.col_idx.begin() + per_row);
   for (index_t r = 0; r < a.rows; ++r) {
     ASSERT_EQ(a.row_length(r), per_row);
-    EXPECT_EQ(std::vector<index_t>(a.col_idx.begin() + a.row_ptr[r], a.col_idx.begin() + a.row_ptr[r + 1]), first);
+    EXPECT_EQ(std::vector<index_t>(a.col_idx.begin() + a.row_ptr[r], a.col_idx.begin() + a.row_ptr[r + 1]),
+              first);
   }
   EXPECT_GT(first.back() - first.front(), per_row);  // random columns, not a contiguous block
   expect_random_values(a);
@@ -152,7 +155,8 @@ TEST(GenRandom, UniformRowsHaveKDistinctColumnsSpreadOverAllColumns) {
     for (index_t c : a.col_idx) ++hits[c];
     const double expected = 200.0 * per_row / cols;
     for (index_t c = 0; c < cols; ++c)
-      ASSERT_NEAR(hits[c], expected, 6 * std::sqrt(expected) + 2) << "column " << c << ", per_row " << per_row;
+      ASSERT_NEAR(hits[c], expected, 6 * std::sqrt(expected) + 2)
+          << "column " << c << ", per_row " << per_row;
   }
   EXPECT_THROW(gen_uniform_random(10, 5, 6, 1), InvalidArgument);
 }
@@ -166,7 +170,8 @@ TEST(GenRandom, WideLpRowLengthsVaryAroundPerRow) {
     EXPECT_GE(length, per_row / 2);
     EXPECT_LE(length, per_row / 2 + per_row);
   }
-  EXPECT_NE(*std::min_element(lengths.begin(), lengths.end()), *std::max_element(lengths.begin(), lengths.end()));
+  EXPECT_NE(*std::min_element(lengths.begin(), lengths.end()),
+            *std::max_element(lengths.begin(), lengths.end()));
   EXPECT_NEAR(static_cast<double>(a.nnz()) / a.rows, per_row, per_row * 0.15);
 }
 
@@ -176,8 +181,10 @@ TEST(GenRandom, FewHugeRowsAreWhereAndAsLongAsAsked) {
   EXPECT_NO_THROW(validate(a));
   std::vector<index_t> huge;
   for (index_t r = 0; r < rows; ++r) {
-    if (a.row_length(r) == huge_length) huge.push_back(r);
-    else EXPECT_EQ(a.row_length(r), per_row) << "row " << r;
+    if (a.row_length(r) == huge_length)
+      huge.push_back(r);
+    else
+      EXPECT_EQ(a.row_length(r), per_row) << "row " << r;
   }
   EXPECT_EQ(huge, (std::vector<index_t>{166, 500, 833}));  // middles of three equal slices
   EXPECT_THROW(gen_few_huge_rows(10, 10, 2, 11, 5, 1), InvalidArgument);
@@ -306,8 +313,10 @@ TEST(GenDeterminism, FixedSeedGivesAFixedMatrix) {
   EXPECT_EQ(std::vector<double>(a.values.begin(), a.values.begin() + 3),
             (std::vector<double>{-0x1.99245848288bp-2, 0x1.8ed296c3d3f68p-2, 0x1.a6d476822d8c2p-2}));
   const Csr<double> r = gen_rmat(4, 2, 0.57, 0.19, 0.19, 42);
-  EXPECT_EQ(r.row_ptr, (std::vector<index_t>{0, 6, 9, 11, 13, 17, 18, 20, 20, 24, 24, 24, 24, 24, 24, 25, 25}));
-  EXPECT_EQ(r.col_idx, (std::vector<index_t>{0, 1, 2, 3, 8, 13, 1, 4, 5, 0, 8, 0, 8, 0, 1, 2, 14, 1, 0, 8, 0, 1, 5, 12, 0}));
+  EXPECT_EQ(r.row_ptr,
+            (std::vector<index_t>{0, 6, 9, 11, 13, 17, 18, 20, 20, 24, 24, 24, 24, 24, 24, 25, 25}));
+  EXPECT_EQ(r.col_idx, (std::vector<index_t>{0, 1, 2, 3,  8, 13, 1, 4, 5, 0, 8,  0, 8,
+                                             0, 1, 2, 14, 1, 0,  8, 0, 1, 5, 12, 0}));
 }
 
 TEST(GenKinds, EveryKindBuildsAValidMatrixFromItsDefaults) {

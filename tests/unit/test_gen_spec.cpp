@@ -1,7 +1,6 @@
 // Generator spec strings, the registry of kinds, and the errors of generate().
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <set>
 #include <string>
 
@@ -31,7 +30,8 @@ void expect_error(const Build& build, std::initializer_list<std::string> needles
 TEST(GenSpec, ParsesKindAndParameters) {
   const GeneratorSpec spec = parse_generator_spec("rmat:scale=20,edge_factor=16,seed=3");
   EXPECT_EQ(spec.kind, "rmat");
-  EXPECT_EQ(spec.params, (std::map<std::string, std::string>{{"scale", "20"}, {"edge_factor", "16"}, {"seed", "3"}}));
+  EXPECT_EQ(spec.params,
+            (std::map<std::string, std::string>{{"scale", "20"}, {"edge_factor", "16"}, {"seed", "3"}}));
   EXPECT_EQ(parse_generator_spec("stencil27").params.size(), 0u);
 }
 
@@ -74,11 +74,11 @@ TEST(GenSpec, MalformedValuesAreNamed) {
 }
 
 TEST(GenSpec, OversizedResultsAreRefusedBeforeAllocating) {
-  // Each of these would need gigabytes; SizeError must come at once.
-  const auto start = std::chrono::steady_clock::now();
+  // Each of these would need gigabytes: a generator that allocated first
+  // would fail with std::bad_alloc (or take minutes), not with SizeError.
   expect_error<SizeError>([] { gen("stencil27:n=3000000000"); }, {"n", "32-bit"});
-  expect_error<SizeError>([] { gen("stencil27:n=2000"); }, {"stencil27", "32-bit"});    // 8e9 rows
-  expect_error<SizeError>([] { gen("stencil27:n=1000"); }, {"stencil27", "32-bit"});    // 1e9 rows, 2.7e10 nnz
+  expect_error<SizeError>([] { gen("stencil27:n=2000"); }, {"stencil27", "32-bit"});  // 8e9 rows
+  expect_error<SizeError>([] { gen("stencil27:n=1000"); }, {"stencil27", "32-bit"});  // 1e9 rows, 2.7e10 nnz
   expect_error<SizeError>([] { gen("stencil7:nx=50000,ny=50000,nz=1"); }, {"32-bit"});  // 2.5e9 rows
   expect_error<SizeError>([] { gen("dense:rows=100000,cols=100000"); }, {"dense", "32-bit"});
   expect_error<SizeError>([] { gen("uniform:rows=100000000,cols=1000,per_row=100"); }, {"uniform"});
@@ -88,8 +88,6 @@ TEST(GenSpec, OversizedResultsAreRefusedBeforeAllocating) {
   expect_error<SizeError>([] { gen("blockfem:n=200,block=10"); }, {"blockfem"});
   expect_error<SizeError>([] { gen("banded:rows=1000000000,lower=2,upper=2"); }, {"banded"});
   expect_error<SizeError>([] { gen("widelp:rows=200000,cols=100000,per_row=20000"); }, {"widelp"});
-  // Generous bound: a generator that allocated or filled first would take far longer.
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
 }
 
 TEST(GenSpec, DefaultsAreUsedAndDerivedDefaultsFollowN) {
@@ -112,13 +110,14 @@ TEST(GenKinds, RegistryListsEveryKindWithHelpAndUniqueParameters) {
       EXPECT_FALSE(param.help.empty()) << kind.name << "." << param.name;
       // Each parameter can be given explicitly with its default value.
       if (!param.default_value.empty()) {
-        EXPECT_NO_THROW(generate(parse_generator_spec(kind.name + ":" + param.name + "=" + param.default_value)));
+        EXPECT_NO_THROW(
+            generate(parse_generator_spec(kind.name + ":" + param.name + "=" + param.default_value)));
       }
     }
   }
-  for (const char* expected : {"stencil5", "stencil7", "stencil27", "random", "constant_row", "structured",
-                               "uniform", "rmat", "blockfem", "banded", "tridiagonal", "dense", "widelp",
-                               "fewhuge", "circuit"})
+  for (const char* expected :
+       {"stencil5", "stencil7", "stencil27", "random", "constant_row", "structured", "uniform", "rmat",
+        "blockfem", "banded", "tridiagonal", "dense", "widelp", "fewhuge", "circuit"})
     EXPECT_EQ(names.count(expected), 1u) << expected;
 }
 

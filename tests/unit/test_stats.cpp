@@ -24,8 +24,8 @@ TEST(Stats, EveryFieldOnAHandComputedMatrix) {
   // [ . . . . . ]
   // [ 3 . 1 2 5 ]
   // [ . . . . 1 ]
-  const Csr<double> a = from_triplets(
-      4, 5, {{0, 0, 1}, {0, 1, 2}, {2, 0, 3}, {2, 2, 1}, {2, 3, 2}, {2, 4, 5}, {3, 4, 1}});
+  const Csr<double> a =
+      from_triplets(4, 5, {{0, 0, 1}, {0, 1, 2}, {2, 0, 3}, {2, 2, 1}, {2, 3, 2}, {2, 4, 5}, {3, 4, 1}});
   StatsOptions options;
   options.block_sizes = {{2, 2}, {3, 3}, {1, 5}};
   const MatrixStats s = analyse(a, options);
@@ -100,8 +100,10 @@ TEST(Stats, SymmetryOfPatternAndValues) {
 
 TEST(Stats, DistinctValuesTreatSignedZerosAsOneAndNaNsAsOne) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(analyse(from_triplets(1, 4, {{0, 0, 0.0}, {0, 1, -0.0}, {0, 2, 1.0}, {0, 3, 1.0}})).distinct_values, 2);
-  EXPECT_EQ(analyse(from_triplets(1, 4, {{0, 0, nan}, {0, 1, 1.0}, {0, 2, nan}, {0, 3, 2.0}})).distinct_values, 3);
+  EXPECT_EQ(
+      analyse(from_triplets(1, 4, {{0, 0, 0.0}, {0, 1, -0.0}, {0, 2, 1.0}, {0, 3, 1.0}})).distinct_values, 2);
+  EXPECT_EQ(
+      analyse(from_triplets(1, 4, {{0, 0, nan}, {0, 1, 1.0}, {0, 2, nan}, {0, 3, 2.0}})).distinct_values, 3);
   // A NaN breaks value symmetry (NaN != NaN) but not pattern symmetry.
   const MatrixStats s = analyse(from_triplets(1, 1, {{0, 0, nan}}));
   EXPECT_TRUE(s.pattern_symmetric);
@@ -222,8 +224,9 @@ std::int64_t brute_force_blocks(const Csr<double>& a, index_t block_rows, index_
 
 bool brute_force_pattern_symmetric(const Csr<double>& a, const BruteForce& b) {
   if (a.rows != a.cols) return false;
-  return std::all_of(b.entries.begin(), b.entries.end(),
-                     [&](const auto& e) { return b.entries.count({e.second, e.first}) == 1; });
+  return std::all_of(b.entries.begin(), b.entries.end(), [&](const auto& e) {
+    return b.entries.count({e.second, e.first}) == 1;
+  });
 }
 
 void expect_consistent_with_brute_force(const Csr<double>& a) {
@@ -232,7 +235,8 @@ void expect_consistent_with_brute_force(const Csr<double>& a) {
   EXPECT_EQ(s.rows, a.rows);
   EXPECT_EQ(s.cols, a.cols);
   EXPECT_EQ(s.nnz, a.nnz());
-  EXPECT_EQ(std::accumulate(s.row_length_histogram.begin(), s.row_length_histogram.end(), std::int64_t{0}), a.rows);
+  EXPECT_EQ(std::accumulate(s.row_length_histogram.begin(), s.row_length_histogram.end(), std::int64_t{0}),
+            a.rows);
   if (a.rows > 0) {
     EXPECT_EQ(s.row_length_histogram.front(), s.empty_rows);
     EXPECT_NEAR(s.row_length.mean * a.rows, a.nnz(), 1e-6 * (a.nnz() + 1));
@@ -240,7 +244,8 @@ void expect_consistent_with_brute_force(const Csr<double>& a) {
     EXPECT_LE(s.row_length.mean, s.row_length.max);
     EXPECT_LE(s.row_length.std, s.row_length.max - s.row_length.min);
     // The top bucket holds the longest row.
-    EXPECT_GE(s.row_length.max, s.row_length_histogram.size() <= 1 ? 0 : 1 << (s.row_length_histogram.size() - 2));
+    EXPECT_GE(s.row_length.max,
+              s.row_length_histogram.size() <= 1 ? 0 : 1 << (s.row_length_histogram.size() - 2));
     EXPECT_GT(s.row_length_histogram.back(), 0);
   }
   EXPECT_EQ(s.lower_bandwidth, b.lower);
@@ -274,8 +279,9 @@ TEST(Stats, ZooMatricesAgreeWithBruteForce) {
 }
 
 TEST(Stats, GeneratedMatricesAgreeWithBruteForce) {
-  for (const char* spec : {"stencil5:n=9", "stencil27:n=6", "rmat:scale=10", "blockfem:n=3,block=4",
-                           "banded:rows=500,lower=7,upper=1", "fewhuge:rows=2000,cols=6000", "dense:rows=9,cols=70"}) {
+  for (const char* spec :
+       {"stencil5:n=9", "stencil27:n=6", "rmat:scale=10", "blockfem:n=3,block=4",
+        "banded:rows=500,lower=7,upper=1", "fewhuge:rows=2000,cols=6000", "dense:rows=9,cols=70"}) {
     SCOPED_TRACE(spec);
     expect_consistent_with_brute_force(generate(parse_generator_spec(spec)));
   }
@@ -309,7 +315,8 @@ TEST(Stats, FloatMatchesDouble) {
   EXPECT_EQ(f.occupied_diagonals, d.occupied_diagonals);
   EXPECT_EQ(f.block_density[1].occupied_blocks, d.block_density[1].occupied_blocks);
   const Csr<float> single = cast<float>(a);
-  EXPECT_EQ(f.distinct_values, static_cast<std::int64_t>(std::set<float>(single.values.begin(), single.values.end()).size()));
+  EXPECT_EQ(f.distinct_values,
+            static_cast<std::int64_t>(std::set<float>(single.values.begin(), single.values.end()).size()));
 }
 
 }  // namespace

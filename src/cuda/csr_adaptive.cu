@@ -27,7 +27,9 @@ namespace spmv::detail {
 
 namespace {
 
-// A row longer than this many rounds of a block's capacity is cut into chunks.
+// A row longer than this many rounds of a block's capacity is cut into
+// chunks (first choice, not yet measured: a lone block may work 4x longer
+// than the others, and cut rows are few enough to make the fix-up cheap).
 constexpr index_t max_rounds_per_block = 4;
 
 // Rows [row_begin, row_end) and entries [entry_begin, entry_end) of one

@@ -39,6 +39,7 @@ class CsrAligned final : public CsrAlgorithm<T> {
 template <class T>
 std::unique_ptr<CsrAlgorithm<T>> make_csr_aligned(const KernelParams& params) {
   return std::make_unique<CsrAligned<T>>(
+      // Default 16: the paper's half-warp per row.
       param_or(params, "csr-aligned", "threads_per_row", 16, {2, 4, 8, 16, 32}));
 }
 template std::unique_ptr<CsrAlgorithm<float>> make_csr_aligned(const KernelParams&);

@@ -30,7 +30,8 @@ namespace spmv::detail {
 
 namespace {
 
-constexpr int merge_block_size = 128;
+// Tuning constants below are first choices, not yet measured.
+constexpr int merge_block_size = 128;  // CUB's SpMV agents use blocks of 64-128 threads
 
 // A point of the merge path: `row` row ends and `entry` entries consumed.
 struct MergeCoord {

@@ -14,7 +14,7 @@ namespace {
 
 constexpr int fixup_block_size = 256;
 // A row of more pieces than this is summed by a block (a thread would read
-// them one after another).
+// them one after another). First choice, not yet measured.
 constexpr index_t thread_pieces_limit = 8;
 
 template <class T>

@@ -17,14 +17,17 @@ const KernelMeasurement* best_cusparse(const BenchReport& report) {
 
 std::string params_text(const KernelParams& params) {
   std::string text;
-  for (const auto& [name, value] : params) text += fmt::format("{}{}={}", text.empty() ? "" : ",", name, value);
+  for (const auto& [name, value] : params)
+    text += fmt::format("{}{}={}", text.empty() ? "" : ",", name, value);
   return text.empty() ? "-" : text;
 }
 
 // CUDA encodes the runtime and driver as 1000*major + 10*minor, cuSPARSE as
 // 1000*major + 100*minor + patch.
 std::string cuda_version(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
-std::string cusparse_version(int v) { return fmt::format("{}.{}.{}", v / 1000, (v % 1000) / 100, v % 100); }
+std::string cusparse_version(int v) {
+  return fmt::format("{}.{}.{}", v / 1000, (v % 1000) / 100, v % 100);
+}
 
 std::string operation_text(const BenchReport& r) {
   const BenchSettings& s = r.settings;
@@ -35,7 +38,8 @@ std::string operation_text(const BenchReport& r) {
       return "transposed SpMV y = alpha*A^T*x + beta*y, " + scaling +
              (s.explicit_transpose ? ", A^T built at plan" : "");
     case BenchOperation::spmm:
-      return fmt::format("SpMM C = alpha*A*B + beta*C, k={}, {}, {}", s.k, to_string(s.layout), scaling);
+      return fmt::format("SpMM C = alpha*A*B + beta*C, k={}, {}, {}", s.k, to_string(s.layout),
+                         scaling);
   }
   return "";
 }
@@ -71,25 +75,34 @@ void print_bench_report(const BenchReport& r) {
              s.flush_caches ? ", caches flushed before each" : "");
   fmt::print("backend   {} (host: {} OpenMP threads)\n", to_string(r.backend), r.host_threads);
   if (r.device)
-    fmt::print("device    {}, {} SMs, {:.0f} MiB L2; CUDA runtime {}, driver {}, cuSPARSE {}\n", r.device->name,
-               r.device->multiprocessors, r.device->l2_bytes / 1048576.0, cuda_version(r.device->runtime_version),
-               cuda_version(r.device->driver_version), cusparse_version(r.device->cusparse_version));
-  if (r.copy_bandwidth_gbs) fmt::print("copy      {:.1f} GB/s device-to-device (read + write)\n", *r.copy_bandwidth_gbs);
+    fmt::print("device    {}, {} SMs, {:.0f} MiB L2; CUDA runtime {}, driver {}, cuSPARSE {}\n",
+               r.device->name, r.device->multiprocessors, r.device->l2_bytes / 1048576.0,
+               cuda_version(r.device->runtime_version), cuda_version(r.device->driver_version),
+               cusparse_version(r.device->cusparse_version));
+  if (r.copy_bandwidth_gbs)
+    fmt::print("copy      {:.1f} GB/s device-to-device (read + write)\n", *r.copy_bandwidth_gbs);
   const bool gpu_columns = r.copy_bandwidth_gbs.has_value();
 
-  fmt::print("\n{:<9} {:<18} {:<22} {:>10} {:>9} {:>9}", "backend", "kernel", "params", "ms", "GFLOP/s", "GB/s");
+  fmt::print("\n{:<9} {:<18} {:<22} {:>10} {:>9} {:>9}", "backend", "kernel", "params", "ms",
+             "GFLOP/s", "GB/s");
   if (gpu_columns) fmt::print(" {:>7} {:>10}", "% copy", "vs cuSP.");
   fmt::print(" {:>10}  {}\n", "max error", "status");
   for (const KernelMeasurement& row : r.results) {
     fmt::print("{:<9} {:<18} {:<22} ", to_string(row.backend), row.kernel, params_text(row.params));
-    if (row.ok()) fmt::print("{:>10.4f} {:>9.2f} {:>9.2f}", row.median_ms, row.gflops, row.gbs);
-    else fmt::print("{:>10} {:>9} {:>9}", "-", "-", "-");
+    if (row.ok())
+      fmt::print("{:>10.4f} {:>9.2f} {:>9.2f}", row.median_ms, row.gflops, row.gbs);
+    else
+      fmt::print("{:>10} {:>9} {:>9}", "-", "-", "-");
     if (gpu_columns) {
       const Comparison c = compare(r, row);
-      fmt::print(" {:>7}", c.percent_of_copy_bandwidth ? fmt::format("{:.1f}", *c.percent_of_copy_bandwidth) : "-");
-      fmt::print(" {:>10}", c.speedup_vs_cusparse ? fmt::format("{:.2f}x", *c.speedup_vs_cusparse) : "-");
+      fmt::print(" {:>7}", c.percent_of_copy_bandwidth
+                               ? fmt::format("{:.1f}", *c.percent_of_copy_bandwidth)
+                               : "-");
+      fmt::print(" {:>10}",
+                 c.speedup_vs_cusparse ? fmt::format("{:.2f}x", *c.speedup_vs_cusparse) : "-");
     }
-    fmt::print(" {:>10}  {}\n", row.verified ? fmt::format("{:.2e}", row.max_relative_error) : "-", row.status);
+    const auto& error = row.max_relative_error;
+    fmt::print(" {:>10}  {}\n", error ? fmt::format("{:.2e}", *error) : "-", row.status);
   }
 
   fmt::print("\nsetup (analysis + build + upload, ms):\n");
@@ -98,17 +111,19 @@ void print_bench_report(const BenchReport& r) {
     std::string payback;
     const Comparison c = compare(r, row);
     if (c.payback_products)
-      payback = *c.payback_products == 0 ? "; no extra setup over cuSPARSE"
-                                         : fmt::format("; pays back its extra setup over cuSPARSE after {:.0f} products",
-                                                       *c.payback_products);
+      payback = *c.payback_products == 0
+                    ? "; no extra setup over cuSPARSE"
+                    : fmt::format("; pays back its extra setup over cuSPARSE after {:.0f} products",
+                                  *c.payback_products);
     else if (c.speedup_vs_cusparse)
       payback = "; slower than cuSPARSE per product";
-    fmt::print("  {:<9} {:<18} {:.3f} + {:.3f} + {:.3f} = {:.3f}{}\n", to_string(row.backend), row.kernel,
-               row.analysis_seconds * 1e3, row.build_seconds * 1e3, row.upload_seconds * 1e3,
-               row.setup_seconds() * 1e3, payback);
+    fmt::print("  {:<9} {:<18} {:.3f} + {:.3f} + {:.3f} = {:.3f}{}\n", to_string(row.backend),
+               row.kernel, row.analysis_seconds * 1e3, row.build_seconds * 1e3,
+               row.upload_seconds * 1e3, row.setup_seconds() * 1e3, payback);
   }
   for (const KernelMeasurement& row : r.results)
-    if (!row.ok()) fmt::print("{} {} {}: {}\n", row.status, to_string(row.backend), row.kernel, row.message);
+    if (!row.ok())
+      fmt::print("{} {} {}: {}\n", row.status, to_string(row.backend), row.kernel, row.message);
 }
 
 nlohmann::ordered_json bench_report_json(const BenchReport& r) {
@@ -138,8 +153,8 @@ nlohmann::ordered_json bench_report_json(const BenchReport& r) {
                        {"matrix_bytes", row.matrix_bytes},
                        {"device_bytes", row.device_bytes},
                        {"bytes_moved", row.bytes_moved},
-                       {"verified", row.verified},
-                       {"max_relative_error", optional_json(row.verified ? std::optional<double>(row.max_relative_error) : std::nullopt)},
+                       {"verified", row.max_relative_error.has_value()},
+                       {"max_relative_error", optional_json(row.max_relative_error)},
                        {"median_ms", row.median_ms},
                        {"times_ms", row.times_ms},
                        {"gflops", row.gflops},
@@ -148,22 +163,23 @@ nlohmann::ordered_json bench_report_json(const BenchReport& r) {
                        {"speedup_vs_cusparse", optional_json(c.speedup_vs_cusparse)},
                        {"payback_products", optional_json(c.payback_products)}});
   }
-  return {{"matrix", {{"source", r.matrix_source}, {"rows", r.rows}, {"cols", r.cols}, {"nnz", r.nnz}}},
-          {"operation", to_string(s.operation)},
-          {"k", s.k},
-          {"layout", to_string(s.layout)},
-          {"alpha", s.alpha},
-          {"beta", s.beta},
-          {"precision", r.precision},
-          {"explicit_transpose", s.explicit_transpose},
-          {"warmup", s.warmup},
-          {"runs", s.runs},
-          {"flush_caches", s.flush_caches},
-          {"backend", to_string(r.backend)},
-          {"host_threads", r.host_threads},
-          {"device", device},
-          {"copy_bandwidth_gbs", optional_json(r.copy_bandwidth_gbs)},
-          {"results", results}};
+  return {
+      {"matrix", {{"source", r.matrix_source}, {"rows", r.rows}, {"cols", r.cols}, {"nnz", r.nnz}}},
+      {"operation", to_string(s.operation)},
+      {"k", s.k},
+      {"layout", to_string(s.layout)},
+      {"alpha", s.alpha},
+      {"beta", s.beta},
+      {"precision", r.precision},
+      {"explicit_transpose", s.explicit_transpose},
+      {"warmup", s.warmup},
+      {"runs", s.runs},
+      {"flush_caches", s.flush_caches},
+      {"backend", to_string(r.backend)},
+      {"host_threads", r.host_threads},
+      {"device", device},
+      {"copy_bandwidth_gbs", optional_json(r.copy_bandwidth_gbs)},
+      {"results", results}};
 }
 
 }  // namespace spmv::cli

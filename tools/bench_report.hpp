@@ -22,9 +22,9 @@ struct BenchReport {
   Backend backend = Backend::cpu;
   BenchSettings settings;
   int host_threads = 0;
-  std::optional<detail::DeviceInfo> device;    // GPU runs only
-  std::optional<double> copy_bandwidth_gbs;   // GPU runs only: device-to-device copy
-  std::vector<KernelMeasurement> results;     // cuSPARSE baseline rows included
+  std::optional<detail::DeviceInfo> device;  // GPU runs only
+  std::optional<double> copy_bandwidth_gbs;  // GPU runs only: device-to-device copy
+  std::vector<KernelMeasurement> results;    // cuSPARSE baseline rows included
 };
 
 // Figures of one row relative to the others; empty where they do not apply.

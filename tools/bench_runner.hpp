@@ -35,7 +35,8 @@ struct KernelMeasurement {
   std::string kernel;
   std::string format;
   KernelParams params;
-  std::string status;   // "ok", "FAILED" (wrong result or device error) or "skipped" (refused at plan)
+  std::string
+      status;  // "ok", "FAILED" (wrong result or device error) or "skipped" (refused at plan)
   std::string message;  // why, when not ok
   double analysis_seconds = 0;
   double build_seconds = 0;
@@ -43,8 +44,9 @@ struct KernelMeasurement {
   std::size_t matrix_bytes = 0;
   std::size_t device_bytes = 0;
   std::size_t bytes_moved = 0;  // the byte model of one product
-  bool verified = false;  // the result was compared with the reference
-  double max_relative_error = 0;
+  // Largest error relative to the result's scale; set once the result was
+  // compared with the reference.
+  std::optional<double> max_relative_error;
   std::vector<double> times_ms;  // each timed run
   double median_ms = 0;
   double gflops = 0;

@@ -5,6 +5,7 @@
 
 #include "io/output_file.hpp"
 #include "spmv/error.hpp"
+#include "spmv/operator.hpp"
 
 namespace spmv::cli {
 
@@ -15,6 +16,14 @@ CLI::Option* add_input_format_option(CLI::App& command, std::string& format) {
 
 FileFormat input_format(const std::string& path, const std::string& forced_format) {
   return forced_format.empty() ? file_format_from_path(path) : file_format_from_name(forced_format);
+}
+
+const char* cuda_status() {
+#ifdef SPMV_HAVE_CUDA
+  return cuda_available() ? "available" : "built, but no CUDA device was found";
+#else
+  return "not in this build (configured without CUDA)";
+#endif
 }
 
 void write_text_file(const std::string& path, const std::string& text) {
@@ -28,7 +37,8 @@ int exit_code_of(const std::exception& error) {
   if (dynamic_cast<const VerificationError*>(&error) || dynamic_cast<const DeviceError*>(&error) ||
       dynamic_cast<const std::bad_alloc*>(&error))
     return exit_failed_run;
-  if (dynamic_cast<const Error*>(&error)) return exit_bad_input;  // parse, argument, size, I/O, unavailable
+  if (dynamic_cast<const Error*>(&error))
+    return exit_bad_input;  // parse, argument, size, I/O, unavailable
   return exit_failed_run;
 }
 

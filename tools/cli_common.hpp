@@ -3,7 +3,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <functional>
 #include <string>
 
@@ -12,8 +11,9 @@
 namespace spmv::cli {
 
 inline constexpr int exit_success = 0;
-inline constexpr int exit_failed_run = 1;  // the run finished but a result is wrong (e.g. verification)
-inline constexpr int exit_bad_input = 2;   // bad usage, missing or malformed input
+inline constexpr int exit_failed_run =
+    1;  // the run finished but a result is wrong (e.g. verification)
+inline constexpr int exit_bad_input = 2;  // bad usage, missing or malformed input
 
 // Each subcommand registers itself on the app and returns its parser and what
 // runs it once the command line is parsed (run returns the exit code).
@@ -31,6 +31,9 @@ Command add_bench_command(CLI::App& app);
 CLI::Option* add_input_format_option(CLI::App& command, std::string& format);
 // The format named by --format, else the one of the path's extension.
 FileFormat input_format(const std::string& path, const std::string& forced_format);
+
+// Whether the CUDA backends can run: "available", or why not.
+const char* cuda_status();
 
 // Writes `text` to `path` through a temporary file renamed into place.
 void write_text_file(const std::string& path, const std::string& text);

@@ -37,8 +37,12 @@ struct BenchOptions {
 };
 
 Backend chosen_backend(const std::string& name) {
-  if (name != "auto") return backend_from_string(name.c_str());
-  return cuda_available() ? Backend::cuda : Backend::cpu;
+  if (name == "auto") return cuda_available() ? Backend::cuda : Backend::cpu;
+  const Backend backend = backend_from_string(name.c_str());
+  if ((backend == Backend::cuda || backend == Backend::cusparse) && !cuda_available())
+    throw Unavailable("bench: backend '" + name + "' cannot run here: CUDA backends " +
+                      cuda_status() + "; use --backend cpu");
+  return backend;
 }
 
 std::vector<std::string> kernels_of(Backend backend) {
@@ -58,8 +62,8 @@ std::vector<std::string> chosen_kernels(const std::string& list, Backend backend
     if (std::find(valid.begin(), valid.end(), name) == valid.end()) {
       std::string known;
       for (const std::string& v : valid) known += (known.empty() ? "" : ", ") + v;
-      throw InvalidArgument("bench: unknown kernel '" + name + "' for backend '" + to_string(backend) +
-                            "' (valid: " + known + ")");
+      throw InvalidArgument("bench: unknown kernel '" + name + "' for backend '" +
+                            to_string(backend) + "' (valid: " + known + ")");
     }
     names.push_back(name);
   }
@@ -67,10 +71,12 @@ std::vector<std::string> chosen_kernels(const std::string& list, Backend backend
 }
 
 BenchSettings settings_from(const BenchOptions& o) {
-  if (o.transposed && o.k > 1) throw InvalidArgument("bench: --transposed takes no --k (SpMM is not transposed)");
+  if (o.transposed && o.k > 1)
+    throw InvalidArgument("bench: --transposed takes no --k (SpMM is not transposed)");
   BenchSettings s;
   s.operation = o.transposed ? BenchOperation::spmv_transposed
-                             : o.k > 1 ? BenchOperation::spmm : BenchOperation::spmv;
+                : o.k > 1    ? BenchOperation::spmm
+                             : BenchOperation::spmv;
   s.k = o.k;
   s.layout = o.layout == "col" ? Layout::col_major : Layout::row_major;
   s.alpha = o.alpha;
@@ -88,13 +94,15 @@ BenchSettings settings_from(const BenchOptions& o) {
 void describe_device(BenchReport& report) {
   report.device = detail::cuda_device_info();
   const std::size_t gib = std::size_t{1} << 30;
-  const std::size_t bytes = std::max(std::min(gib, report.device->memory_bytes / 4), 4 * report.device->l2_bytes);
+  const std::size_t bytes =
+      std::max(std::min(gib, report.device->memory_bytes / 4), 4 * report.device->l2_bytes);
   report.copy_bandwidth_gbs = detail::measure_copy_bandwidth_gbs(bytes);
 }
 #endif
 
 template <class T>
-void measure_all(BenchReport& report, const Csr<double>& matrix, const std::vector<Backend>& backends,
+void measure_all(BenchReport& report, const Csr<double>& matrix,
+                 const std::vector<Backend>& backends,
                  const std::vector<std::vector<std::string>>& kernels) {
   const Csr<T> a = cast<T>(matrix);
   const BenchProblem<T> problem = make_bench_problem(a, report.settings);
@@ -105,7 +113,8 @@ void measure_all(BenchReport& report, const Csr<double>& matrix, const std::vect
 
 int run_bench(const BenchOptions& o) {
   if (o.file.empty() == o.gen_spec.empty())
-    throw InvalidArgument("bench: give either a matrix FILE or --gen SPEC (see 'spmv bench --help')");
+    throw InvalidArgument(
+        "bench: give either a matrix FILE or --gen SPEC (see 'spmv bench --help')");
   BenchReport report;
   report.settings = settings_from(o);
   report.precision = o.precision;
@@ -133,15 +142,19 @@ int run_bench(const BenchOptions& o) {
   report.nnz = a.nnz();
 
 #ifdef SPMV_HAVE_CUDA
-  if (report.backend == Backend::cuda || report.backend == Backend::cusparse) describe_device(report);
+  if (report.backend == Backend::cuda || report.backend == Backend::cusparse)
+    describe_device(report);
 #endif
-  if (o.precision == "f32") measure_all<float>(report, a, backends, kernels);
-  else measure_all<double>(report, a, backends, kernels);
+  if (o.precision == "f32")
+    measure_all<float>(report, a, backends, kernels);
+  else
+    measure_all<double>(report, a, backends, kernels);
 
   print_bench_report(report);
   if (!o.json_path.empty()) write_text_file(o.json_path, bench_report_json(report).dump(2) + "\n");
-  const bool failed = std::any_of(report.results.begin(), report.results.end(),
-                                  [](const KernelMeasurement& row) { return row.status == "FAILED"; });
+  const bool failed =
+      std::any_of(report.results.begin(), report.results.end(),
+                  [](const KernelMeasurement& row) { return row.status == "FAILED"; });
   return failed ? exit_failed_run : exit_success;
 }
 
@@ -150,25 +163,35 @@ int run_bench(const BenchOptions& o) {
 Command add_bench_command(CLI::App& app) {
   auto o = std::make_shared<BenchOptions>();
   CLI::App* c = app.add_subcommand(
-      "bench", "time the kernels of a backend on a matrix file or a generated matrix; each result is "
-               "verified against the reference before it is timed");
+      "bench",
+      "time the kernels of a backend on a matrix file or a generated matrix; each result is "
+      "verified against the reference before it is timed");
   c->add_option("file", o->file, "matrix file (.mtx, .mtx.gz, .libsvm, .svm, .spmv)");
   add_input_format_option(*c, o->format);
-  c->add_option("--gen", o->gen_spec, "generate the matrix instead: KIND[:name=value,...] (see 'spmv gen --list')");
-  c->add_option("--backend", o->backend,
-                "auto (cuda when a GPU is usable, else cpu), cpu, reference, cuda or cusparse; cuda also "
-                "times every cuSPARSE algorithm as the baseline")
+  c->add_option("--gen", o->gen_spec,
+                "generate the matrix instead: KIND[:name=value,...] (see 'spmv gen --list')");
+  c->add_option(
+       "--backend", o->backend,
+       "auto (cuda when a GPU is usable, else cpu), cpu, reference, cuda or cusparse; cuda also "
+       "times every cuSPARSE algorithm as the baseline")
       ->check(CLI::IsMember({"auto", "cpu", "reference", "cuda", "cusparse"}));
-  c->add_option("--kernels", o->kernels, "comma-separated kernel names of the backend, or all (see 'spmv kernels')");
-  c->add_option("--precision", o->precision, "value type: f64 (default) or f32")->check(CLI::IsMember({"f32", "f64"}));
-  c->add_option("--k", o->k, "columns of B: more than 1 times SpMM C = alpha*A*B + beta*C")->check(CLI::Range(1, 1 << 20));
-  c->add_option("--layout", o->layout, "SpMM layout of B and C: row (default) or col")->check(CLI::IsMember({"row", "col"}));
+  c->add_option("--kernels", o->kernels,
+                "comma-separated kernel names of the backend, or all (see 'spmv kernels')");
+  c->add_option("--precision", o->precision, "value type: f64 (default) or f32")
+      ->check(CLI::IsMember({"f32", "f64"}));
+  c->add_option("--k", o->k, "columns of B: more than 1 times SpMM C = alpha*A*B + beta*C")
+      ->check(CLI::Range(1, 1 << 20));
+  c->add_option("--layout", o->layout, "SpMM layout of B and C: row (default) or col")
+      ->check(CLI::IsMember({"row", "col"}));
   c->add_flag("--transposed", o->transposed, "time y = alpha*A^T*x + beta*y");
-  c->add_flag("--explicit-transpose", o->explicit_transpose, "with --transposed: build A^T at plan time");
+  c->add_flag("--explicit-transpose", o->explicit_transpose,
+              "with --transposed: build A^T at plan time");
   c->add_option("--alpha", o->alpha, "alpha (default 1)");
   c->add_option("--beta", o->beta, "beta (default 0: y is not read)");
-  c->add_option("--runs", o->runs, "timed runs; the median is reported (default 30)")->check(CLI::Range(1, 1000000));
-  c->add_option("--warmup", o->warmup, "untimed runs first (default 3)")->check(CLI::Range(0, 1000000));
+  c->add_option("--runs", o->runs, "timed runs; the median is reported (default 30)")
+      ->check(CLI::Range(1, 1000000));
+  c->add_option("--warmup", o->warmup, "untimed runs first (default 3)")
+      ->check(CLI::Range(0, 1000000));
   c->add_flag("--no-flush", o->no_flush, "do not flush the caches before each timed run");
   c->add_option("--json", o->json_path, "also write every figure to this JSON file");
   return {c, [o] { return run_bench(*o); }};

@@ -20,18 +20,23 @@ struct ConvertOptions {
 // The labels are written only by LIBSVM output, and only when the input had them.
 template <class T>
 void write_converted(const std::string& path, FileFormat format, const LabeledMatrix<T>& data) {
-  if (format == FileFormat::libsvm && !data.labels.empty()) write_libsvm(path, data);
-  else write_matrix(path, data.features);
+  if (format == FileFormat::libsvm && !data.labels.empty())
+    write_libsvm(path, data);
+  else
+    write_matrix(path, data.features);
 }
 
 int run_convert(const ConvertOptions& options) {
   const FileFormat in_format = input_format(options.input, options.format);
   const FileFormat out_format = file_format_from_path(options.output);
   LabeledMatrix<double> data;
-  if (in_format == FileFormat::libsvm) data = read_libsvm<double>(options.input);
-  else data.features = read_matrix<double>(options.input, in_format);
+  if (in_format == FileFormat::libsvm)
+    data = read_libsvm<double>(options.input);
+  else
+    data.features = read_matrix<double>(options.input, in_format);
   if (options.precision == "f32")
-    write_converted(options.output, out_format, LabeledMatrix<float>{cast<float>(data.features), data.labels});
+    write_converted(options.output, out_format,
+                    LabeledMatrix<float>{cast<float>(data.features), data.labels});
   else
     write_converted(options.output, out_format, data);
   const Csr<double>& a = data.features;
@@ -45,12 +50,14 @@ int run_convert(const ConvertOptions& options) {
 Command add_convert_command(CLI::App& app) {
   auto options = std::make_shared<ConvertOptions>();
   CLI::App* command = app.add_subcommand(
-      "convert", "convert a matrix file; formats by extension (.mtx, .mtx.gz, .libsvm, .svm, .spmv)");
+      "convert",
+      "convert a matrix file; formats by extension (.mtx, .mtx.gz, .libsvm, .svm, .spmv)");
   command->add_option("input", options->input, "input file")->required();
   command->add_option("-o,--output", options->output, "output file")->required();
   add_input_format_option(*command, options->format);
-  command->add_option("--precision", options->precision,
-                      "value type written: f64 (default) or f32 (rounds the values)")
+  command
+      ->add_option("--precision", options->precision,
+                   "value type written: f64 (default) or f32 (rounds the values)")
       ->check(CLI::IsMember({"f32", "f64"}));
   return {command, [options] { return run_convert(*options); }};
 }

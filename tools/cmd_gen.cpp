@@ -51,11 +51,13 @@ int run_gen(const GenOptions& options, const std::vector<std::string>& extra_arg
     print_kinds();
     return exit_success;
   }
-  if (options.spec.empty()) throw InvalidArgument("gen: no generator given (see 'spmv gen --list')");
+  if (options.spec.empty())
+    throw InvalidArgument("gen: no generator given (see 'spmv gen --list')");
   GeneratorSpec spec = parse_generator_spec(options.spec);
   add_option_params(spec, extra_arguments);
   if (options.output.empty()) throw InvalidArgument("gen: no output file given (-o FILE)");
-  const FileFormat format = file_format_from_path(options.output);  // refuse a bad name before the work
+  const FileFormat format =
+      file_format_from_path(options.output);  // refuse a bad name before the work
   const Csr<double> a = generate(spec);
   write_matrix(options.output, a);
   fmt::print("wrote {} ({}): {} x {}, {} non-zeros, from {}\n", options.output, to_string(format),

@@ -31,13 +31,18 @@ std::string bucket_range(std::size_t bucket) {
 nlohmann::ordered_json to_json(const MatrixStats& s) {
   nlohmann::ordered_json blocks = nlohmann::ordered_json::array();
   for (const BlockDensity& b : s.block_density)
-    blocks.push_back({{"block_rows", b.block_rows}, {"block_cols", b.block_cols},
-                      {"occupied_blocks", b.occupied_blocks}, {"density", b.density}});
+    blocks.push_back({{"block_rows", b.block_rows},
+                      {"block_cols", b.block_cols},
+                      {"occupied_blocks", b.occupied_blocks},
+                      {"density", b.density}});
   return {{"rows", s.rows},
           {"cols", s.cols},
           {"nnz", s.nnz},
-          {"row_length", {{"min", s.row_length.min}, {"max", s.row_length.max},
-                          {"mean", s.row_length.mean}, {"std", s.row_length.std}}},
+          {"row_length",
+           {{"min", s.row_length.min},
+            {"max", s.row_length.max},
+            {"mean", s.row_length.mean},
+            {"std", s.row_length.std}}},
           {"row_length_histogram", s.row_length_histogram},
           {"empty_rows", s.empty_rows},
           {"lower_bandwidth", s.lower_bandwidth},
@@ -62,7 +67,8 @@ void print_table(const InfoOptions& options, FileFormat format, const MatrixStat
              s.row_length.max, s.row_length.mean, s.row_length.std);
   std::string histogram;
   for (std::size_t k = 0; k < s.row_length_histogram.size(); ++k)
-    histogram += fmt::format("{}{}: {}", k ? " | " : "", bucket_range(k), s.row_length_histogram[k]);
+    histogram +=
+        fmt::format("{}{}: {}", k ? " | " : "", bucket_range(k), s.row_length_histogram[k]);
   fmt::print("row-length buckets {}\n", histogram.empty() ? "(no rows)" : histogram);
   fmt::print("empty rows         {}\n", s.empty_rows);
   fmt::print("bandwidth          lower {}, upper {}\n", s.lower_bandwidth, s.upper_bandwidth);

@@ -11,22 +11,18 @@
 namespace spmv::cli {
 namespace {
 
-const char* cuda_status() {
-#ifdef SPMV_HAVE_CUDA
-  return cuda_available() ? "available" : "built, but no CUDA device was found";
-#else
-  return "not in this build (configured without CUDA)";
-#endif
-}
-
 int run_kernels(bool json) {
   const std::vector<KernelInfo> kernels = kernel_catalogue();
   if (json) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const KernelInfo& k : kernels)
-      list.push_back({{"name", k.name}, {"backend", to_string(k.backend)}, {"format", k.format},
-                      {"summary", k.summary}, {"params", k.params},
-                      {"native_transposed", k.transposed}, {"native_spmm", k.spmm}});
+      list.push_back({{"name", k.name},
+                      {"backend", to_string(k.backend)},
+                      {"format", k.format},
+                      {"summary", k.summary},
+                      {"params", k.params},
+                      {"native_transposed", k.transposed},
+                      {"native_spmm", k.spmm}});
     const nlohmann::ordered_json out = {{"cuda_available", cuda_available()}, {"kernels", list}};
     fmt::print("{}\n", out.dump(2));
     return exit_success;
@@ -46,7 +42,8 @@ int run_kernels(bool json) {
 
 Command add_kernels_command(CLI::App& app) {
   auto json = std::make_shared<bool>(false);
-  CLI::App* command = app.add_subcommand("kernels", "list the kernels of this build and their parameters");
+  CLI::App* command =
+      app.add_subcommand("kernels", "list the kernels of this build and their parameters");
   command->add_flag("--json", *json, "print JSON instead of a table");
   return {command, [json] { return run_kernels(*json); }};
 }

@@ -4,7 +4,6 @@
 // verification), 2 bad usage or bad input. Every error is one line on
 // standard error.
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <iterator>
 
@@ -31,7 +30,8 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error);  // --help
-    const CLI::App* command = app.get_subcommands().empty() ? nullptr : app.get_subcommands().front();
+    const CLI::App* command =
+        app.get_subcommands().empty() ? nullptr : app.get_subcommands().front();
     print_error_line(std::string(error.what()) + " (see 'spmv " +
                      (command ? command->get_name() + " " : std::string()) + "--help')");
     return exit_bad_input;

@@ -56,13 +56,16 @@ class HostWorkbench final : public Workbench<T> {
  private:
   void flush(std::uint8_t value) {
     if (flush_buffer_.empty()) flush_buffer_.resize(flush_buffer_bytes());
-    // Written by all OpenMP threads: every core's caches are evicted, and the
-    // threads are awake when the timed product starts (a team left asleep
-    // during a long serial flush adds a wake-up to the timed region).
+    // Written by all OpenMP threads, so every core's caches are evicted.
     const std::ptrdiff_t bytes = static_cast<std::ptrdiff_t>(flush_buffer_.size());
     std::uint8_t* data = flush_buffer_.data();
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = 0; i < bytes; ++i) data[i] = value;
+      // An empty parallel region: the thread team is assembled and running
+      // before the clock starts. Without it, a thread descheduled after the
+      // long flush (on a busy machine) was waited for inside the timed product.
+#pragma omp parallel
+    {}
     // Reading a line of the buffer back through a volatile keeps the stores.
     volatile std::uint8_t sink = flush_buffer_[flush_buffer_.size() / 2];
     (void)sink;

@@ -35,8 +35,10 @@ class CpuOperator final : public Operator<T> {
 
     start = std::chrono::steady_clock::now();
     rows_ = balanced_row_partition(a_.row_ptr, threads);
-    if (transposed_) transposed_rows_ = balanced_row_partition(transposed_->row_ptr, threads);
-    else transpose_workspace_ = make_transpose_workspace(a_, rows_);
+    if (transposed_)
+      transposed_rows_ = balanced_row_partition(transposed_->row_ptr, threads);
+    else
+      transpose_workspace_ = make_transpose_workspace(a_, rows_);
     description_.analysis_seconds = seconds_since(start);
 
     description_.backend = Backend::cpu;
@@ -49,8 +51,10 @@ class CpuOperator final : public Operator<T> {
   void apply(const T* x, T* y, T alpha, T beta) override { csr_spmv(a_, rows_, x, y, alpha, beta); }
 
   void apply_transposed(const T* x, T* y, T alpha, T beta) override {
-    if (transposed_) csr_spmv(*transposed_, transposed_rows_, x, y, alpha, beta);
-    else csr_spmv_transposed(a_, rows_, transpose_workspace_, x, y, alpha, beta);
+    if (transposed_)
+      csr_spmv(*transposed_, transposed_rows_, x, y, alpha, beta);
+    else
+      csr_spmv_transposed(a_, rows_, transpose_workspace_, x, y, alpha, beta);
   }
 
   void spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
@@ -75,10 +79,12 @@ template <class T>
 std::unique_ptr<Operator<T>> make_cpu_operator(const Csr<T>& a, const PlanOptions& options) {
   const KernelInfo kernel = find_kernel(host_kernels(), Backend::cpu, options.kernel);
   check_param_names(kernel.name, options.params, {"threads"});
-  return std::make_unique<CpuOperator<T>>(a, options, kernel, thread_count(kernel.name, options.params));
+  return std::make_unique<CpuOperator<T>>(a, options, kernel,
+                                          thread_count(kernel.name, options.params));
 }
 
 template std::unique_ptr<Operator<float>> make_cpu_operator(const Csr<float>&, const PlanOptions&);
-template std::unique_ptr<Operator<double>> make_cpu_operator(const Csr<double>&, const PlanOptions&);
+template std::unique_ptr<Operator<double>> make_cpu_operator(const Csr<double>&,
+                                                             const PlanOptions&);
 
 }  // namespace spmv::detail

@@ -41,8 +41,10 @@ inline void store(T& out, T alpha, T sum, T beta) {
 // Offset of element (i, j) of a dense matrix with `rows` rows and k columns.
 template <Layout L>
 inline std::size_t dense_at(index_t i, index_t j, index_t rows, index_t k) {
-  if constexpr (L == Layout::row_major) return static_cast<std::size_t>(i) * k + j;
-  else return static_cast<std::size_t>(j) * rows + i;
+  if constexpr (L == Layout::row_major)
+    return static_cast<std::size_t>(i) * k + j;
+  else
+    return static_cast<std::size_t>(j) * rows + i;
 }
 
 template <class T, Layout L>
@@ -55,9 +57,11 @@ void spmm_rows(const Csr<T>& a, index_t row_begin, index_t row_end, const T* b, 
       for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
         const T value = a.values[p];
         const index_t column = a.col_idx[p];
-        for (index_t j = 0; j < width; ++j) sums[j] += value * b[dense_at<L>(column, j0 + j, a.cols, k)];
+        for (index_t j = 0; j < width; ++j)
+          sums[j] += value * b[dense_at<L>(column, j0 + j, a.cols, k)];
       }
-      for (index_t j = 0; j < width; ++j) store(c[dense_at<L>(r, j0 + j, a.rows, k)], alpha, sums[j], beta);
+      for (index_t j = 0; j < width; ++j)
+        store(c[dense_at<L>(r, j0 + j, a.rows, k)], alpha, sums[j], beta);
     }
   }
 }
@@ -69,18 +73,21 @@ void csr_spmv(const Csr<T>& a, const RowPartition& rows, const T* x, T* y, T alp
   for_each_chunk(rows, work_of(a), [&](index_t row_begin, index_t row_end, int) {
     for (index_t r = row_begin; r < row_end; ++r) {
       T sum = 0;
-      for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) sum += a.values[p] * x[a.col_idx[p]];
+      for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p)
+        sum += a.values[p] * x[a.col_idx[p]];
       store(y[r], alpha, sum, beta);
     }
   });
 }
 
 template <class T>
-void csr_spmm(const Csr<T>& a, const RowPartition& rows, const T* b, T* c, index_t k,
-              Layout layout, T alpha, T beta) {
+void csr_spmm(const Csr<T>& a, const RowPartition& rows, const T* b, T* c, index_t k, Layout layout,
+              T alpha, T beta) {
   for_each_chunk(rows, work_of(a) * k, [&](index_t row_begin, index_t row_end, int) {
-    if (layout == Layout::row_major) spmm_rows<T, Layout::row_major>(a, row_begin, row_end, b, c, k, alpha, beta);
-    else spmm_rows<T, Layout::col_major>(a, row_begin, row_end, b, c, k, alpha, beta);
+    if (layout == Layout::row_major)
+      spmm_rows<T, Layout::row_major>(a, row_begin, row_end, b, c, k, alpha, beta);
+    else
+      spmm_rows<T, Layout::col_major>(a, row_begin, row_end, b, c, k, alpha, beta);
   });
 }
 
@@ -109,8 +116,8 @@ TransposeWorkspace<T> make_transpose_workspace(const Csr<T>& a, const RowPartiti
 }
 
 template <class T>
-void csr_spmv_transposed(const Csr<T>& a, const RowPartition& rows, TransposeWorkspace<T>& workspace,
-                         const T* x, T* y, T alpha, T beta) {
+void csr_spmv_transposed(const Csr<T>& a, const RowPartition& rows,
+                         TransposeWorkspace<T>& workspace, const T* x, T* y, T alpha, T beta) {
   const std::int64_t work = work_of(a) + a.cols;
   // Scatter: chunk c adds a_rj * x_r into its own partial, indexed from its first column.
   for_each_chunk(rows, work, [&](index_t row_begin, index_t row_end, int chunk) {
@@ -128,16 +135,17 @@ void csr_spmv_transposed(const Csr<T>& a, const RowPartition& rows, TransposeWor
     T sum = 0;
     for (int chunk = 0; chunk < chunks; ++chunk)
       if (column >= workspace.first_column[chunk] && column < workspace.end_column[chunk])
-        sum += workspace.partials[workspace.offset[chunk] + (column - workspace.first_column[chunk])];
+        sum +=
+            workspace.partials[workspace.offset[chunk] + (column - workspace.first_column[chunk])];
     store(y[column], alpha, sum, beta);
   }
 }
 
-#define SPMV_INSTANTIATE(T)                                                                          \
-  template void csr_spmv(const Csr<T>&, const RowPartition&, const T*, T*, T, T);                    \
-  template void csr_spmm(const Csr<T>&, const RowPartition&, const T*, T*, index_t, Layout, T, T);   \
-  template TransposeWorkspace<T> make_transpose_workspace(const Csr<T>&, const RowPartition&);       \
-  template void csr_spmv_transposed(const Csr<T>&, const RowPartition&, TransposeWorkspace<T>&,      \
+#define SPMV_INSTANTIATE(T)                                                                        \
+  template void csr_spmv(const Csr<T>&, const RowPartition&, const T*, T*, T, T);                  \
+  template void csr_spmm(const Csr<T>&, const RowPartition&, const T*, T*, index_t, Layout, T, T); \
+  template TransposeWorkspace<T> make_transpose_workspace(const Csr<T>&, const RowPartition&);     \
+  template void csr_spmv_transposed(const Csr<T>&, const RowPartition&, TransposeWorkspace<T>&,    \
                                     const T*, T*, T, T);
 SPMV_INSTANTIATE(float)
 SPMV_INSTANTIATE(double)

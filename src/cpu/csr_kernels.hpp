@@ -23,8 +23,8 @@ void csr_spmv(const Csr<T>& a, const RowPartition& rows, const T* x, T* y, T alp
 // Each row of A is applied to a block of columns of B at once (the block's
 // sums stay in registers), so A is read once per block rather than per column.
 template <class T>
-void csr_spmm(const Csr<T>& a, const RowPartition& rows, const T* b, T* c, index_t k,
-              Layout layout, T alpha, T beta);
+void csr_spmm(const Csr<T>& a, const RowPartition& rows, const T* b, T* c, index_t k, Layout layout,
+              T alpha, T beta);
 
 // Workspace of the transposed product without storing A^T: each chunk of rows
 // scatters into a partial vector of its own, covering only the columns the
@@ -34,7 +34,7 @@ template <class T>
 struct TransposeWorkspace {
   std::vector<index_t> first_column;  // per chunk: columns [first, end) are covered
   std::vector<index_t> end_column;
-  std::vector<std::size_t> offset;    // per chunk: where its partial starts in `partials`
+  std::vector<std::size_t> offset;  // per chunk: where its partial starts in `partials`
   std::vector<T> partials;
 };
 
@@ -43,7 +43,7 @@ TransposeWorkspace<T> make_transpose_workspace(const Csr<T>& a, const RowPartiti
 
 // y = alpha A^T x + beta y (x has a.rows entries, y has a.cols).
 template <class T>
-void csr_spmv_transposed(const Csr<T>& a, const RowPartition& rows, TransposeWorkspace<T>& workspace,
-                         const T* x, T* y, T alpha, T beta);
+void csr_spmv_transposed(const Csr<T>& a, const RowPartition& rows,
+                         TransposeWorkspace<T>& workspace, const T* x, T* y, T alpha, T beta);
 
 }  // namespace spmv::detail

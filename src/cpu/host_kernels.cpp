@@ -25,7 +25,8 @@ KernelInfo find_kernel(const std::vector<KernelInfo>& catalogue, Backend backend
     names += (names.empty() ? "" : ", ") + kernel.name;
   }
   if (names.empty())
-    throw InvalidArgument(std::string("backend '") + to_string(backend) + "' has no kernels in this build");
+    throw InvalidArgument(std::string("backend '") + to_string(backend) +
+                          "' has no kernels in this build");
   throw InvalidArgument("unknown kernel '" + name + "' for backend '" + to_string(backend) +
                         "' (valid: " + names + ")");
 }

@@ -39,8 +39,10 @@ class ReferenceOperator final : public Operator<T> {
   }
 
   void apply_transposed(const T* x, T* y, T alpha, T beta) override {
-    if (transposed_) reference_spmv(*transposed_, x, y, alpha, beta, scratch_.data());
-    else reference_spmv_transposed(a_, x, y, alpha, beta, scratch_.data());
+    if (transposed_)
+      reference_spmv(*transposed_, x, y, alpha, beta, scratch_.data());
+    else
+      reference_spmv_transposed(a_, x, y, alpha, beta, scratch_.data());
     round_into(scratch_, a_.cols, y);
   }
 
@@ -73,7 +75,9 @@ std::unique_ptr<Operator<T>> make_reference_operator(const Csr<T>& a, const Plan
   return std::make_unique<ReferenceOperator<T>>(a, options, kernel);
 }
 
-template std::unique_ptr<Operator<float>> make_reference_operator(const Csr<float>&, const PlanOptions&);
-template std::unique_ptr<Operator<double>> make_reference_operator(const Csr<double>&, const PlanOptions&);
+template std::unique_ptr<Operator<float>> make_reference_operator(const Csr<float>&,
+                                                                  const PlanOptions&);
+template std::unique_ptr<Operator<double>> make_reference_operator(const Csr<double>&,
+                                                                   const PlanOptions&);
 
 }  // namespace spmv::detail

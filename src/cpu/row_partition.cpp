@@ -19,8 +19,10 @@ RowPartition balanced_row_partition(const std::vector<index_t>& row_ptr, int chu
     index_t low = partition.chunk_begin[c - 1], high = rows;
     while (low < high) {  // first row whose preceding work reaches the target
       const index_t mid = low + (high - low) / 2;
-      if (work_before(mid) < target) low = mid + 1;
-      else high = mid;
+      if (work_before(mid) < target)
+        low = mid + 1;
+      else
+        high = mid;
     }
     partition.chunk_begin[c] = low;
   }

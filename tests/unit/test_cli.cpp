@@ -35,17 +35,21 @@ TEST(CliInfo, JsonOfTheBundledSamples) {
     const char* file;
     index_t rows, cols, nnz;
   };
-  for (const Expected& e : {Expected{"bcsstk14.mtx.gz", 1806, 1806, 63454}, Expected{"watt_2.mtx.gz", 1856, 1856, 11550},
-                            Expected{"dwt_992.mtx.gz", 992, 992, 16744}, Expected{"heart_scale.libsvm", 270, 13, 3378}}) {
+  for (const Expected& e :
+       {Expected{"bcsstk14.mtx.gz", 1806, 1806, 63454},
+        Expected{"watt_2.mtx.gz", 1856, 1856, 11550}, Expected{"dwt_992.mtx.gz", 992, 992, 16744},
+        Expected{"heart_scale.libsvm", 270, 13, 3378}}) {
     SCOPED_TRACE(e.file);
     const json info = info_json(sample(e.file));
     EXPECT_EQ(info["rows"], e.rows);
     EXPECT_EQ(info["cols"], e.cols);
     EXPECT_EQ(info["nnz"], e.nnz);
-    for (const char* field : {"min", "max", "mean", "std"}) EXPECT_TRUE(info["row_length"].contains(field)) << field;
-    for (const char* field : {"empty_rows", "row_length_histogram", "lower_bandwidth", "upper_bandwidth",
-                              "occupied_diagonals", "ell_padding_ratio", "hyb_ell_width", "hyb_coo_nnz",
-                              "block_density", "pattern_symmetric", "value_symmetric", "distinct_values"})
+    for (const char* field : {"min", "max", "mean", "std"})
+      EXPECT_TRUE(info["row_length"].contains(field)) << field;
+    for (const char* field :
+         {"empty_rows", "row_length_histogram", "lower_bandwidth", "upper_bandwidth",
+          "occupied_diagonals", "ell_padding_ratio", "hyb_ell_width", "hyb_coo_nnz",
+          "block_density", "pattern_symmetric", "value_symmetric", "distinct_values"})
       EXPECT_TRUE(info.contains(field)) << field;
   }
   const json heart = info_json(sample("heart_scale.libsvm"));
@@ -78,7 +82,8 @@ TEST(CliInfo, JsonMatchesTheSourcesTableForEveryRealMatrix) {
     std::vector<std::string> cells;
     std::istringstream row(line);
     for (std::string cell; std::getline(row, cell, '|');) cells.push_back(cell);
-    const std::string name = cells[1].substr(cells[1].find('`') + 1, cells[1].rfind('`') - cells[1].find('`') - 1);
+    const std::string name =
+        cells[1].substr(cells[1].find('`') + 1, cells[1].rfind('`') - cells[1].find('`') - 1);
     SCOPED_TRACE(name);
     const json info = info_json(shared_data_dir() + "/matrices/" + name);
     EXPECT_EQ(info["rows"], std::stol(cells[2]));
@@ -123,6 +128,10 @@ TEST(CliErrors, UsageErrorsGiveExitTwoAndOneLine) {
   expect_usage_error({"bench", sample("watt_2.mtx.gz"), "--backend", "cpu", "--kernels", "nope"},
                      "unknown kernel 'nope'");
   expect_usage_error({"bench", sample("watt_2.mtx.gz"), "--precision", "f16"}, "f16");
+#ifndef SPMV_HAVE_CUDA
+  expect_usage_error({"bench", sample("watt_2.mtx.gz"), "--backend", "cuda"},
+                     "backend 'cuda' cannot run here: CUDA backends not in this build");
+#endif
   expect_usage_error({"gen", "no_such_kind", "-o", temp_dir() + "/x.mtx"}, "no_such_kind");
 }
 
@@ -154,7 +163,8 @@ TEST(CliGen, OptionAndSpecFormsWriteTheSameMatrix) {
 TEST(CliGen, ListNamesEveryKindAndUnknownParametersAreRefused) {
   const CliRun list = run_cli({"gen", "--list"});
   ASSERT_EQ(list.exit_code, 0);
-  for (const char* kind : {"stencil5", "stencil27", "rmat", "banded"}) EXPECT_NE(list.out.find(kind), std::string::npos) << kind;
+  for (const char* kind : {"stencil5", "stencil27", "rmat", "banded"})
+    EXPECT_NE(list.out.find(kind), std::string::npos) << kind;
   expect_usage_error({"gen", "stencil27", "--bogus", "3", "-o", temp_dir() + "/x.mtx"}, "bogus");
   expect_usage_error({"gen", "stencil27", "--n"}, "--n");
 }
@@ -185,7 +195,8 @@ TEST(CliConvert, LibsvmToLibsvmKeepsTheLabels) {
 
 TEST(CliConvert, SinglePrecisionOutputRoundsTheValues) {
   const std::string out = temp_dir() + "/w32.spmv";
-  ASSERT_EQ(run_cli({"convert", sample("watt_2.mtx.gz"), "-o", out, "--precision", "f32"}).exit_code, 0);
+  ASSERT_EQ(
+      run_cli({"convert", sample("watt_2.mtx.gz"), "-o", out, "--precision", "f32"}).exit_code, 0);
   EXPECT_EQ(read_binary<float>(out), cast<float>(read_matrix<double>(sample("watt_2.mtx.gz"))));
 }
 
@@ -198,7 +209,8 @@ TEST(CliKernels, ListsTheCpuKernel) {
   bool found = false;
   const json listing = json::parse(run.out);
   for (const json& kernel : listing["kernels"])
-    found |= kernel["name"] == "cpu-csr" && kernel["backend"] == "cpu" && kernel["native_spmm"] == true;
+    found |=
+        kernel["name"] == "cpu-csr" && kernel["backend"] == "cpu" && kernel["native_spmm"] == true;
   EXPECT_TRUE(found) << run.out;
 }
 

@@ -14,7 +14,8 @@ using nlohmann::json;
 json bench_json(std::vector<std::string> arguments) {
   const std::string out = temp_dir() + "/bench.json";
   arguments.insert(arguments.begin(), "bench");
-  for (const char* extra : {"--runs", "3", "--warmup", "1", "--no-flush", "--json"}) arguments.push_back(extra);
+  for (const char* extra : {"--runs", "3", "--warmup", "1", "--no-flush", "--json"})
+    arguments.push_back(extra);
   arguments.push_back(out);
   const CliRun run = run_cli(arguments);
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
@@ -30,12 +31,14 @@ void expect_consistent_row(const json& row, std::int64_t nnz, int k) {
   const double median = row["median_ms"];
   EXPECT_GT(median, 0.0);
   // GFLOP/s and GB/s follow from the median and the models.
-  EXPECT_NEAR(row["gflops"].get<double>(), 2.0 * nnz * k / (median * 1e-3) * 1e-9, 1e-6 * row["gflops"].get<double>());
+  EXPECT_NEAR(row["gflops"].get<double>(), 2.0 * nnz * k / (median * 1e-3) * 1e-9,
+              1e-6 * row["gflops"].get<double>());
   EXPECT_NEAR(row["gbs"].get<double>(), row["bytes_moved"].get<double>() / (median * 1e-3) * 1e-9,
               1e-6 * row["gbs"].get<double>());
   EXPECT_LT(row["max_relative_error"].get<double>(), 1e-10);
-  for (const char* field : {"analysis_seconds", "build_seconds", "upload_seconds", "setup_seconds", "matrix_bytes",
-                            "percent_of_copy_bandwidth", "speedup_vs_cusparse", "payback_products"})
+  for (const char* field :
+       {"analysis_seconds", "build_seconds", "upload_seconds", "setup_seconds", "matrix_bytes",
+        "percent_of_copy_bandwidth", "speedup_vs_cusparse", "payback_products"})
     EXPECT_TRUE(row.contains(field)) << field;
 }
 
@@ -58,21 +61,23 @@ TEST(CliBench, CpuBackendOnASampleWritesEveryFigure) {
 }
 
 TEST(CliBench, SpmmTransposedAndSinglePrecisionVariants) {
-  const json spmm = bench_json({sample("watt_2.mtx.gz"), "--backend", "cpu", "--k", "4", "--layout", "col",
-                                "--beta", "0.5"});
+  const json spmm = bench_json({sample("watt_2.mtx.gz"), "--backend", "cpu", "--k", "4", "--layout",
+                                "col", "--beta", "0.5"});
   EXPECT_EQ(spmm["operation"], "spmm");
   EXPECT_EQ(spmm["layout"], "col-major");
   expect_consistent_row(spmm["results"][0], 11550, 4);
   // beta != 0 reads C as well as writing it.
-  EXPECT_EQ(spmm["results"][0]["bytes_moved"], spmm["results"][0]["matrix_bytes"].get<int>() + (4 + 2 * 4) * 1856 * 8);
+  EXPECT_EQ(spmm["results"][0]["bytes_moved"],
+            spmm["results"][0]["matrix_bytes"].get<int>() + (4 + 2 * 4) * 1856 * 8);
 
-  const json transposed = bench_json({sample("watt_2.mtx.gz"), "--backend", "reference", "--transposed"});
+  const json transposed =
+      bench_json({sample("watt_2.mtx.gz"), "--backend", "reference", "--transposed"});
   EXPECT_EQ(transposed["operation"], "spmv-transposed");
   EXPECT_EQ(transposed["results"][0]["kernel"], "reference");
   expect_consistent_row(transposed["results"][0], 11550, 1);
 
-  const json single = bench_json({"--gen", "stencil27:n=8", "--backend", "cpu", "--precision", "f32",
-                                  "--transposed", "--explicit-transpose"});
+  const json single = bench_json({"--gen", "stencil27:n=8", "--backend", "cpu", "--precision",
+                                  "f32", "--transposed", "--explicit-transpose"});
   EXPECT_EQ(single["matrix"]["source"], "stencil27:n=8");
   EXPECT_EQ(single["precision"], "f32");
   const json& row = single["results"][0];
@@ -82,7 +87,8 @@ TEST(CliBench, SpmmTransposedAndSinglePrecisionVariants) {
 }
 
 TEST(CliBench, TablePrintsEachKernelAndItsSetup) {
-  const CliRun run = run_cli({"bench", sample("dwt_992.mtx.gz"), "--backend", "cpu", "--runs", "2", "--no-flush"});
+  const CliRun run =
+      run_cli({"bench", sample("dwt_992.mtx.gz"), "--backend", "cpu", "--runs", "2", "--no-flush"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("cpu-csr"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find(" ok"), std::string::npos) << run.out;

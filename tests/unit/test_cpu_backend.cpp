@@ -95,8 +95,8 @@ TYPED_TEST(HostBackend, TransposedMatchesReferenceWithAndWithoutExplicitTranspos
         kernel.options.explicit_transpose = explicit_transpose;
         auto op = plan(a, kernel.options);
         check_each_scaling<T>(
-            scalings, name + " / " + kernel.label + (explicit_transpose ? " / explicit A^T" : ""), a.cols,
-            [&](T* y, T alpha, T beta) { op->apply_transposed(x.data(), y, alpha, beta); },
+            scalings, name + " / " + kernel.label + (explicit_transpose ? " / explicit A^T" : ""),
+            a.cols, [&](T* y, T alpha, T beta) { op->apply_transposed(x.data(), y, alpha, beta); },
             [&](const std::vector<T>& y0, T alpha, T beta, const std::vector<T>& y) {
               return test::matches_reference_spmv_transposed(a, x, y0, alpha, beta, y);
             });
@@ -112,7 +112,8 @@ TYPED_TEST(HostBackend, SpmmMatchesReferenceInBothLayouts) {
     for (const HostKernelCase& kernel : host_kernel_cases()) {
       auto op = plan(a, kernel.options);
       for (index_t k : {1, 2, 3, 8, 33}) {
-        const std::vector<T> b = test::random_vector<T>(static_cast<std::size_t>(a.cols) * k, 31 + k);
+        const std::vector<T> b =
+            test::random_vector<T>(static_cast<std::size_t>(a.cols) * k, 31 + k);
         for (Layout layout : {Layout::row_major, Layout::col_major}) {
           check_each_scaling<T>(
               {scalings[1], scalings[2]},
@@ -219,7 +220,8 @@ TEST(HostBackendCatalogue, ListsBothHostKernels) {
   bool reference = false, cpu = false;
   for (const KernelInfo& k : kernels) {
     reference |= k.name == "reference" && k.backend == Backend::reference;
-    cpu |= k.name == "cpu-csr" && k.backend == Backend::cpu && k.format == "csr" && k.transposed && k.spmm;
+    cpu |= k.name == "cpu-csr" && k.backend == Backend::cpu && k.format == "csr" && k.transposed &&
+           k.spmm;
   }
   EXPECT_TRUE(reference);
   EXPECT_TRUE(cpu);

@@ -27,7 +27,8 @@ namespace {
 
 // Runs every product once and returns how many allocations they made.
 long allocations_of_products(Operator<double>& op, index_t k) {
-  const auto a_rows = static_cast<std::size_t>(op.rows()), a_cols = static_cast<std::size_t>(op.cols());
+  const auto a_rows = static_cast<std::size_t>(op.rows()),
+             a_cols = static_cast<std::size_t>(op.cols());
   std::vector<double> x(a_cols * k, 0.5), y(a_rows * k, 0.0), xt(a_rows, 0.25), yt(a_cols, 0.0);
   const long before = allocations.load();
   op.apply(x.data(), y.data(), 1.0, 0.0);

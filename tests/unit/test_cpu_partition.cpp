@@ -24,8 +24,8 @@ TEST(RowPartition, CoversEveryRowOnceAndBalancesWork) {
       for (int c = 0; c < chunks; ++c) {
         ASSERT_LE(p.begin(c), p.end(c));
         // A chunk exceeds its share by at most one row's work.
-        const std::int64_t work = std::int64_t{a.row_ptr[p.end(c)] - a.row_ptr[p.begin(c)]} +
-                                  (p.end(c) - p.begin(c));
+        const std::int64_t work =
+            std::int64_t{a.row_ptr[p.end(c)] - a.row_ptr[p.begin(c)]} + (p.end(c) - p.begin(c));
         EXPECT_LE(work, total / chunks + longest + 2);
       }
     }

@@ -8,8 +8,8 @@
 // are summed: an entry hit m times holds m * value(row, col); self loops are
 // kept.
 //
-// The same distribution is drawn row by row, which needs no edge list and
-// no scattered writes:
+// The same distribution is drawn row by row, which needs no list of edges
+// and no scattered writes:
 // - rows: the number of edges in each half of a node's rows is binomial
 //   (each edge goes down with probability c + d), so splitting E level by
 //   level gives every row its edge count;
@@ -90,42 +90,59 @@ Csr<double> gen_rmat(int scale, int edge_factor, double a, double b, double c, s
   // of the matrix has probability 0, so receives no edges).
   const std::uint64_t right_threshold[2] = {threshold_of(a + b > 0 ? b / (a + b) : 0),
                                             threshold_of(c + d > 0 ? d / (c + d) : 0)};
-  // Row r's edge columns, sorted, into `columns`; rows use streams after the
-  // 2^scale tree nodes.
-  auto sorted_edge_columns = [&](index_t r, std::vector<index_t>& columns) {
+  // Row r draws from the stream after the 2^scale tree nodes.
+  auto draw_edge_columns = [&](index_t r, index_t* columns) {
     Rng rng(seed, (std::uint64_t{1} << scale) + static_cast<std::uint64_t>(r));
-    columns.resize(static_cast<std::size_t>(row_edges[r]));
-    for (index_t& col : columns) {
-      col = 0;
+    for (index_t e = 0; e < row_edges[r]; ++e) {
+      index_t col = 0;
       std::uint64_t bits = 0;
       for (int level = 0; level < scale; ++level) {
         bits = level % 2 == 0 ? rng.next() : bits >> 32;  // two levels per draw
         const int row_bit = (r >> (scale - 1 - level)) & 1;
         col = 2 * col + ((bits & 0xFFFFFFFFull) < right_threshold[row_bit]);
       }
+      columns[e] = col;
     }
-    std::sort(columns.begin(), columns.end());
   };
-  return gen_detail::build_by_rows(
-      generator, rows, rows,
-      [&](index_t r) {
-        thread_local std::vector<index_t> columns;
-        sorted_edge_columns(r, columns);
-        return static_cast<index_t>(std::unique(columns.begin(), columns.end()) - columns.begin());
-      },
-      [&](index_t r, index_t* col, double* value) {
-        thread_local std::vector<index_t> columns;
-        sorted_edge_columns(r, columns);
-        index_t k = -1;
-        for (std::size_t e = 0; e < columns.size(); ++e) {
-          if (e == 0 || columns[e] != columns[e - 1]) {
-            col[++k] = columns[e];
-            value[k] = 0;
-          }
-          value[k] += 1;  // multiplicity for now
-        }
-        for (index_t j = 0; j <= k; ++j) value[j] *= gen_detail::entry_value(seed, r, col[j]);
-      });
+  // Each row fills the slots of its edges: columns drawn, sorted, and
+  // duplicates merged in place; then the rows are compacted left. Memory is
+  // the edge count, above the final size only by the duplicates.
+  Csr<double> m;
+  m.rows = m.cols = static_cast<index_t>(rows);
+  m.row_ptr.assign(static_cast<std::size_t>(rows) + 1, 0);
+  for (index_t r = 0; r < m.rows; ++r) m.row_ptr[r + 1] = m.row_ptr[r] + row_edges[r];
+  m.col_idx.resize(static_cast<std::size_t>(edges));
+  m.values.resize(static_cast<std::size_t>(edges));
+  std::vector<index_t> distinct(row_edges.size());
+#pragma omp parallel for schedule(dynamic, 256)
+  for (index_t r = 0; r < m.rows; ++r) {
+    index_t* col = m.col_idx.data() + m.row_ptr[r];
+    double* value = m.values.data() + m.row_ptr[r];
+    draw_edge_columns(r, col);
+    std::sort(col, col + row_edges[r]);
+    index_t k = -1;
+    for (index_t e = 0; e < row_edges[r]; ++e) {
+      if (k < 0 || col[e] != col[k]) {
+        col[++k] = col[e];
+        value[k] = 0;
+      }
+      value[k] += 1;  // multiplicity for now
+    }
+    for (index_t j = 0; j <= k; ++j) value[j] *= gen_detail::entry_value(seed, r, col[j]);
+    distinct[r] = k + 1;
+  }
+  index_t kept = 0;
+  for (index_t r = 0; r < m.rows; ++r) {
+    const index_t slots = m.row_ptr[r];
+    std::copy_n(m.col_idx.begin() + slots, distinct[r], m.col_idx.begin() + kept);
+    std::copy_n(m.values.begin() + slots, distinct[r], m.values.begin() + kept);
+    m.row_ptr[r] = kept;
+    kept += distinct[r];
+  }
+  m.row_ptr[m.rows] = kept;
+  m.col_idx.resize(static_cast<std::size_t>(kept));
+  m.values.resize(static_cast<std::size_t>(kept));
+  return m;
 }
 
 }  // namespace spmv

@@ -36,7 +36,8 @@ void fill_row_length_stats(MatrixStats& stats, const std::vector<index_t>& lengt
   stats.row_length.mean = mean;
   stats.row_length.std = std::sqrt(squares / static_cast<double>(lengths.size()));
   stats.empty_rows = stats.row_length_histogram[0];
-  if (stats.nnz > 0) stats.ell_padding_ratio = static_cast<double>(lengths.size()) * *longest / stats.nnz;
+  if (stats.nnz > 0)
+    stats.ell_padding_ratio = static_cast<double>(lengths.size()) * *longest / stats.nnz;
   stats.hyb_ell_width = hyb_split_width(lengths);
   std::int64_t beyond_width = 0;
   for (index_t length : lengths) beyond_width += std::max(0, length - stats.hyb_ell_width);
@@ -88,7 +89,8 @@ BlockDensity block_density(const Csr<T>& a, index_t block_rows, index_t block_co
 #pragma omp for schedule(dynamic, 64)
     for (index_t block_row = 0; block_row < block_row_count; ++block_row) {
       const index_t first = a.row_ptr[block_row * block_rows];
-      const index_t end = a.row_ptr[std::min<std::int64_t>(a.rows, std::int64_t{block_row + 1} * block_rows)];
+      const index_t end =
+          a.row_ptr[std::min<std::int64_t>(a.rows, std::int64_t{block_row + 1} * block_rows)];
       for (index_t k = first; k < end; ++k) {
         const index_t block_col = a.col_idx[k] / block_cols;
         if (last_block_row[block_col] != block_row) {
@@ -99,7 +101,8 @@ BlockDensity block_density(const Csr<T>& a, index_t block_rows, index_t block_co
     }
   }
   result.occupied_blocks = occupied;
-  if (occupied > 0) result.density = a.nnz() / (static_cast<double>(occupied) * block_rows * block_cols);
+  if (occupied > 0)
+    result.density = a.nnz() / (static_cast<double>(occupied) * block_rows * block_cols);
   return result;
 }
 
@@ -169,7 +172,9 @@ template <class T>
 std::int64_t count_distinct_by_sorting(const std::vector<T>& values) {
   constexpr int bucket_bits = 12;
   constexpr std::size_t buckets = std::size_t{1} << bucket_bits;
-  auto bucket_of = [](std::uint64_t key) { return (key * 0x9E3779B97F4A7C15ull) >> (64 - bucket_bits); };
+  auto bucket_of = [](std::uint64_t key) {
+    return (key * 0x9E3779B97F4A7C15ull) >> (64 - bucket_bits);
+  };
   std::vector<std::size_t> bucket_begin(buckets + 1, 0);
   for (T v : values) ++bucket_begin[bucket_of(value_key(v)) + 1];
   for (std::size_t b = 0; b < buckets; ++b) bucket_begin[b + 1] += bucket_begin[b];

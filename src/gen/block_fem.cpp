@@ -20,11 +20,13 @@ Csr<double> gen_block_fem(index_t nx, index_t ny, index_t nz, index_t block, std
   // Compared as doubles: the exact product may overflow int64.
   const double entries = static_cast<double>(grid.neighbourhood_entries(hood)) * block * block;
   if (entries > static_cast<double>(max_index))
-    throw SizeError("blockfem: " + std::to_string(grid.points()) + " nodes with " + std::to_string(block) +
-                    " x " + std::to_string(block) + " blocks would hold about " + std::to_string(entries) +
+    throw SizeError("blockfem: " + std::to_string(grid.points()) + " nodes with " +
+                    std::to_string(block) + " x " + std::to_string(block) +
+                    " blocks would hold about " + std::to_string(entries) +
                     " non-zeros, beyond the 32-bit index limit");
   return gen_detail::build_by_rows(
-      generator, rows, rows, [&](index_t row) { return grid.neighbourhood_size(row / block, hood) * block; },
+      generator, rows, rows,
+      [&](index_t row) { return grid.neighbourhood_size(row / block, hood) * block; },
       [&](index_t row, index_t* col, double* value) {
         index_t k = 0;
         // Neighbour nodes come in increasing order and each block spans

@@ -13,8 +13,9 @@ Grid::Grid(const char* generator, index_t nx, index_t ny, index_t nz) {
   require_non_negative(generator, "nz", nz);
   const std::int64_t nxy = static_cast<std::int64_t>(nx) * ny;  // < 2^62: no overflow
   if (nz > 0 && (nxy > max_index || nxy * nz > max_index))
-    throw SizeError(std::string(generator) + ": a " + std::to_string(nx) + " x " + std::to_string(ny) +
-                    " x " + std::to_string(nz) + " grid has more points than the 32-bit index limit " +
+    throw SizeError(std::string(generator) + ": a " + std::to_string(nx) + " x " +
+                    std::to_string(ny) + " x " + std::to_string(nz) +
+                    " grid has more points than the 32-bit index limit " +
                     std::to_string(max_index));
   nx_ = nx;
   ny_ = ny;

@@ -21,7 +21,8 @@ class Grid {
 
   // Points of the neighbourhood of p (p included) that lie inside the grid.
   index_t neighbourhood_size(index_t p, Neighbourhood hood) const {
-    const index_t ex = extent(p % nx_, nx_), ey = extent((p / nx_) % ny_, ny_), ez = extent(p / nxy_, nz_);
+    const index_t ex = extent(p % nx_, nx_), ey = extent((p / nx_) % ny_, ny_),
+                  ez = extent(p / nxy_, nz_);
     return hood == Neighbourhood::box27 ? ex * ey * ez : ex + ey + ez - 2;
   }
 

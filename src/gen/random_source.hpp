@@ -27,7 +27,8 @@ inline std::uint64_t mix64(std::uint64_t z) {
 // streams start from distinct states (mix64 is a bijection).
 class Rng {
  public:
-  Rng(std::uint64_t seed, std::uint64_t stream) : state_(mix64(mix64(seed) + stream * golden_gamma)) {}
+  Rng(std::uint64_t seed, std::uint64_t stream)
+      : state_(mix64(mix64(seed) + stream * golden_gamma)) {}
 
   std::uint64_t next() {
     state_ += golden_gamma;
@@ -55,7 +56,8 @@ inline double value_from_bits(std::uint64_t bits) {
 // of the position, so it is the same whichever order entries are made in.
 inline double entry_value(std::uint64_t seed, index_t row, index_t col) {
   const std::uint64_t position =
-      (static_cast<std::uint64_t>(static_cast<std::uint32_t>(row)) << 32) | static_cast<std::uint32_t>(col);
+      (static_cast<std::uint64_t>(static_cast<std::uint32_t>(row)) << 32) |
+      static_cast<std::uint32_t>(col);
   return value_from_bits(mix64(mix64(seed ^ 0x5EED5EED5EED5EEDull) + position));
 }
 

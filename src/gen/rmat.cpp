@@ -85,7 +85,8 @@ Csr<double> gen_rmat(int scale, int edge_factor, double a, double b, double c, s
   check_index_range(rows, rows, edges, "rmat edge count");
   const double d = 1.0 - a - b - c;
 
-  const std::vector<index_t> row_edges = edges_per_row(scale, static_cast<index_t>(edges), c + d, seed);
+  const std::vector<index_t> row_edges =
+      edges_per_row(scale, static_cast<index_t>(edges), c + d, seed);
   // Column bit thresholds for a row bit of 0 and of 1 (unused when that half
   // of the matrix has probability 0, so receives no edges).
   const std::uint64_t right_threshold[2] = {threshold_of(a + b > 0 ? b / (a + b) : 0),

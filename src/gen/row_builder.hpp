@@ -72,8 +72,8 @@ Csr<double> build_by_rows(const char* generator, std::int64_t rows, std::int64_t
 // lie in [0, cols]), then its columns; the same draws are repeated in the
 // fill pass, so the length is never stored.
 template <class LengthDraw>
-Csr<double> random_column_rows(const char* generator, index_t rows, index_t cols, std::uint64_t seed,
-                               const LengthDraw& length_draw) {
+Csr<double> random_column_rows(const char* generator, index_t rows, index_t cols,
+                               std::uint64_t seed, const LengthDraw& length_draw) {
   return build_by_rows(
       generator, rows, cols,
       [&](index_t r) {

@@ -14,8 +14,9 @@ namespace spmv {
 namespace {
 
 bool is_name(const std::string& text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(),
-                                      [](unsigned char ch) { return std::isalnum(ch) || ch == '_'; });
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char ch) {
+    return std::isalnum(ch) || ch == '_';
+  });
 }
 
 // Reads the parameters of one spec, falling back to the kind's defaults.
@@ -77,7 +78,8 @@ class ParamReader {
   std::string where(const std::string& name) const {
     return "generator '" + kind_.name + "': parameter " + name;
   }
-  [[noreturn]] void fail(const std::string& name, const std::string& text, const char* expected) const {
+  [[noreturn]] void fail(const std::string& name, const std::string& text,
+                         const char* expected) const {
     throw InvalidArgument(where(name) + " = '" + text + "' is not " + expected);
   }
 
@@ -102,7 +104,8 @@ std::vector<GeneratorParam> grid_params(const char* n_default, int dimensions) {
   return params;
 }
 
-std::vector<GeneratorParam> per_row_params(const char* rows, const char* cols, const char* per_row) {
+std::vector<GeneratorParam> per_row_params(const char* rows, const char* cols,
+                                           const char* per_row) {
   return {{"rows", rows, "number of rows"},
           {"cols", cols, "number of columns"},
           {"per_row", per_row, "distinct columns in each row"},
@@ -128,7 +131,9 @@ const std::vector<RegistryEntry>& registry() {
   static const std::vector<RegistryEntry> entries = {
       {{"stencil5", "2-D 5-point Laplacian on an nx x ny grid (diagonal 4, neighbours -1)",
         grid_params("128", 2)},
-       [](const ParamReader& p) { return gen_stencil_2d_5pt(p.size_or("nx", "n"), p.size_or("ny", "n")); }},
+       [](const ParamReader& p) {
+         return gen_stencil_2d_5pt(p.size_or("nx", "n"), p.size_or("ny", "n"));
+       }},
       {{"stencil7", "3-D 7-point Laplacian on an nx x ny x nz grid (diagonal 6, neighbours -1)",
         grid_params("32", 3)},
        [](const ParamReader& p) {
@@ -137,7 +142,8 @@ const std::vector<RegistryEntry>& registry() {
       {{"stencil27", "3-D 27-point Laplacian on an nx x ny x nz grid (diagonal 26, neighbours -1)",
         grid_params("32", 3)},
        [](const ParamReader& p) {
-         return gen_stencil_3d(p.size_or("nx", "n"), p.size_or("ny", "n"), p.size_or("nz", "n"), 27);
+         return gen_stencil_3d(p.size_or("nx", "n"), p.size_or("ny", "n"), p.size_or("nz", "n"),
+                               27);
        }},
       {{"random",
         "El Zein's thesis Random: each position is a non-zero with probability density, at least "
@@ -149,7 +155,8 @@ const std::vector<RegistryEntry>& registry() {
        [](const ParamReader& p) {
          return gen_thesis_random(p.size("rows"), p.size("cols"), p.real("density"), p.seed());
        }},
-      {{"constant_row", "El Zein's thesis Constant Row: per_row distinct random columns in every row",
+      {{"constant_row",
+        "El Zein's thesis Constant Row: per_row distinct random columns in every row",
         per_row_params("3000", "3000", "30")},
        [](const ParamReader& p) {
          return gen_constant_row(p.size("rows"), p.size("cols"), p.size("per_row"), p.seed());
@@ -174,10 +181,11 @@ const std::vector<RegistryEntry>& registry() {
          {"c", "0.19", "probability of the bottom-left quadrant"},
          seed_param}},
        [](const ParamReader& p) {
-         return gen_rmat(p.size("scale"), p.size("edge_factor"), p.real("a"), p.real("b"), p.real("c"),
-                         p.seed());
+         return gen_rmat(p.size("scale"), p.size("edge_factor"), p.real("a"), p.real("b"),
+                         p.real("c"), p.seed());
        }},
-      {{"blockfem", "block x block dense blocks on the 7-point stencil of an nx x ny x nz grid of nodes",
+      {{"blockfem",
+        "block x block dense blocks on the 7-point stencil of an nx x ny x nz grid of nodes",
         with(grid_params("10", 3), GeneratorParam{"block", "3", "unknowns per node (block size)"},
              seed_param)},
        [](const ParamReader& p) {
@@ -210,7 +218,8 @@ const std::vector<RegistryEntry>& registry() {
        [](const ParamReader& p) {
          return gen_wide_lp(p.size("rows"), p.size("cols"), p.size("per_row"), p.seed());
        }},
-      {{"fewhuge", "circuit-like: per_row random columns in most rows, a few evenly spread huge rows",
+      {{"fewhuge",
+        "circuit-like: per_row random columns in most rows, a few evenly spread huge rows",
         few_huge_params},
        build_few_huge},
       {{"circuit", "the same as fewhuge", few_huge_params}, build_few_huge},

@@ -64,11 +64,12 @@ Csr<double> gen_thesis_random(index_t rows, index_t cols, double density, std::u
   // builder before it allocates the entries.
   const double expected = static_cast<double>(rows) * cols * density;
   if (expected > static_cast<double>(max_index))
-    throw SizeError(std::string(generator) + ": " + std::to_string(rows) + " x " + std::to_string(cols) +
-                    " at density " + std::to_string(density) + " would hold about " +
-                    std::to_string(static_cast<std::int64_t>(expected)) +
+    throw SizeError(std::string(generator) + ": " + std::to_string(rows) + " x " +
+                    std::to_string(cols) + " at density " + std::to_string(density) +
+                    " would hold about " + std::to_string(static_cast<std::int64_t>(expected)) +
                     " non-zeros, beyond the 32-bit index limit");
-  const auto threshold = static_cast<std::uint64_t>(std::ldexp(density, 32));  // exact: a power of 2
+  const auto threshold =
+      static_cast<std::uint64_t>(std::ldexp(density, 32));  // exact: a power of 2
   return gen_detail::build_by_rows(
       generator, rows, cols,
       [&](index_t r) {

@@ -102,9 +102,9 @@ TEST(GenThesis, RandomHasTheRequestedDensityAndNoEmptyRow) {
   const auto lengths = row_lengths(a);
   EXPECT_GE(*std::min_element(lengths.begin(), lengths.end()), 1);
   // Row lengths vary from row to row (the point of the thesis's Random).
-  EXPECT_GT(
-      *std::max_element(lengths.begin(), lengths.end()) - *std::min_element(lengths.begin(), lengths.end()),
-      10);
+  EXPECT_GT(*std::max_element(lengths.begin(), lengths.end()) -
+                *std::min_element(lengths.begin(), lengths.end()),
+            10);
   expect_random_values(a);
 }
 
@@ -136,7 +136,8 @@ TEST(GenThesis, StructuredRepeatsOneColumnSetInEveryRow) {
   const std::vector<index_t> first(a.col_idx.begin(), a.col_idx.begin() + per_row);
   for (index_t r = 0; r < a.rows; ++r) {
     ASSERT_EQ(a.row_length(r), per_row);
-    EXPECT_EQ(std::vector<index_t>(a.col_idx.begin() + a.row_ptr[r], a.col_idx.begin() + a.row_ptr[r + 1]),
+    EXPECT_EQ(std::vector<index_t>(a.col_idx.begin() + a.row_ptr[r],
+                                   a.col_idx.begin() + a.row_ptr[r + 1]),
               first);
   }
   EXPECT_GT(first.back() - first.front(), per_row);  // random columns, not a contiguous block
@@ -252,7 +253,8 @@ TEST(GenBanded, BandCountsAndTridiagonalAlias) {
   const index_t rows = 50, lower = 3, upper = 5;
   const Csr<double> a = gen_banded(rows, lower, upper, 2);
   EXPECT_NO_THROW(validate(a));
-  EXPECT_EQ(a.nnz(), rows * (lower + upper + 1) - lower * (lower + 1) / 2 - upper * (upper + 1) / 2);
+  EXPECT_EQ(a.nnz(),
+            rows * (lower + upper + 1) - lower * (lower + 1) / 2 - upper * (upper + 1) / 2);
   const MatrixStats stats = analyse(a);
   EXPECT_EQ(stats.lower_bandwidth, lower);
   EXPECT_EQ(stats.upper_bandwidth, upper);
@@ -310,11 +312,12 @@ TEST(GenDeterminism, FixedSeedGivesAFixedMatrix) {
   // The expected figures are this implementation's output, recorded once.
   const Csr<double> a = gen_uniform_random(4, 10, 3, 42);
   EXPECT_EQ(a.col_idx, (std::vector<index_t>{2, 6, 9, 5, 7, 9, 4, 5, 6, 5, 6, 7}));
-  EXPECT_EQ(std::vector<double>(a.values.begin(), a.values.begin() + 3),
-            (std::vector<double>{-0x1.99245848288bp-2, 0x1.8ed296c3d3f68p-2, 0x1.a6d476822d8c2p-2}));
+  EXPECT_EQ(
+      std::vector<double>(a.values.begin(), a.values.begin() + 3),
+      (std::vector<double>{-0x1.99245848288bp-2, 0x1.8ed296c3d3f68p-2, 0x1.a6d476822d8c2p-2}));
   const Csr<double> r = gen_rmat(4, 2, 0.57, 0.19, 0.19, 42);
-  EXPECT_EQ(r.row_ptr,
-            (std::vector<index_t>{0, 6, 9, 11, 13, 17, 18, 20, 20, 24, 24, 24, 24, 24, 24, 25, 25}));
+  EXPECT_EQ(r.row_ptr, (std::vector<index_t>{0, 6, 9, 11, 13, 17, 18, 20, 20, 24, 24, 24, 24, 24,
+                                             24, 25, 25}));
   EXPECT_EQ(r.col_idx, (std::vector<index_t>{0, 1, 2, 3,  8, 13, 1, 4, 5, 0, 8,  0, 8,
                                              0, 1, 2, 14, 1, 0,  8, 0, 1, 5, 12, 0}));
 }

@@ -30,8 +30,8 @@ void expect_error(const Build& build, std::initializer_list<std::string> needles
 TEST(GenSpec, ParsesKindAndParameters) {
   const GeneratorSpec spec = parse_generator_spec("rmat:scale=20,edge_factor=16,seed=3");
   EXPECT_EQ(spec.kind, "rmat");
-  EXPECT_EQ(spec.params,
-            (std::map<std::string, std::string>{{"scale", "20"}, {"edge_factor", "16"}, {"seed", "3"}}));
+  EXPECT_EQ(spec.params, (std::map<std::string, std::string>{
+                             {"scale", "20"}, {"edge_factor", "16"}, {"seed", "3"}}));
   EXPECT_EQ(parse_generator_spec("stencil27").params.size(), 0u);
 }
 
@@ -70,7 +70,8 @@ TEST(GenSpec, MalformedValuesAreNamed) {
   expect_error<InvalidArgument>([] { gen("random:density=lots"); }, {"density", "'lots'"});
   expect_error<InvalidArgument>([] { gen("random:density=nan"); }, {"density", "finite"});
   expect_error<InvalidArgument>([] { gen("uniform:seed=-1"); }, {"seed", "'-1'"});
-  expect_error<InvalidArgument>([] { gen("uniform:rows=10,cols=5,per_row=6"); }, {"per_row", "cols"});
+  expect_error<InvalidArgument>([] { gen("uniform:rows=10,cols=5,per_row=6"); },
+                                {"per_row", "cols"});
 }
 
 TEST(GenSpec, OversizedResultsAreRefusedBeforeAllocating) {
@@ -78,8 +79,10 @@ TEST(GenSpec, OversizedResultsAreRefusedBeforeAllocating) {
   // would fail with std::bad_alloc (or take minutes), not with SizeError.
   expect_error<SizeError>([] { gen("stencil27:n=3000000000"); }, {"n", "32-bit"});
   expect_error<SizeError>([] { gen("stencil27:n=2000"); }, {"stencil27", "32-bit"});  // 8e9 rows
-  expect_error<SizeError>([] { gen("stencil27:n=1000"); }, {"stencil27", "32-bit"});  // 1e9 rows, 2.7e10 nnz
-  expect_error<SizeError>([] { gen("stencil7:nx=50000,ny=50000,nz=1"); }, {"32-bit"});  // 2.5e9 rows
+  expect_error<SizeError>([] { gen("stencil27:n=1000"); },
+                          {"stencil27", "32-bit"});  // 1e9 rows, 2.7e10 nnz
+  expect_error<SizeError>([] { gen("stencil7:nx=50000,ny=50000,nz=1"); },
+                          {"32-bit"});  // 2.5e9 rows
   expect_error<SizeError>([] { gen("dense:rows=100000,cols=100000"); }, {"dense", "32-bit"});
   expect_error<SizeError>([] { gen("uniform:rows=100000000,cols=1000,per_row=100"); }, {"uniform"});
   expect_error<SizeError>([] { gen("random:rows=100000,cols=100000,density=0.5"); }, {"random"});
@@ -110,14 +113,14 @@ TEST(GenKinds, RegistryListsEveryKindWithHelpAndUniqueParameters) {
       EXPECT_FALSE(param.help.empty()) << kind.name << "." << param.name;
       // Each parameter can be given explicitly with its default value.
       if (!param.default_value.empty()) {
-        EXPECT_NO_THROW(
-            generate(parse_generator_spec(kind.name + ":" + param.name + "=" + param.default_value)));
+        EXPECT_NO_THROW(generate(
+            parse_generator_spec(kind.name + ":" + param.name + "=" + param.default_value)));
       }
     }
   }
   for (const char* expected :
-       {"stencil5", "stencil7", "stencil27", "random", "constant_row", "structured", "uniform", "rmat",
-        "blockfem", "banded", "tridiagonal", "dense", "widelp", "fewhuge", "circuit"})
+       {"stencil5", "stencil7", "stencil27", "random", "constant_row", "structured", "uniform",
+        "rmat", "blockfem", "banded", "tridiagonal", "dense", "widelp", "fewhuge", "circuit"})
     EXPECT_EQ(names.count(expected), 1u) << expected;
 }
 

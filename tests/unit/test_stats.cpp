@@ -24,8 +24,8 @@ TEST(Stats, EveryFieldOnAHandComputedMatrix) {
   // [ . . . . . ]
   // [ 3 . 1 2 5 ]
   // [ . . . . 1 ]
-  const Csr<double> a =
-      from_triplets(4, 5, {{0, 0, 1}, {0, 1, 2}, {2, 0, 3}, {2, 2, 1}, {2, 3, 2}, {2, 4, 5}, {3, 4, 1}});
+  const Csr<double> a = from_triplets(
+      4, 5, {{0, 0, 1}, {0, 1, 2}, {2, 0, 3}, {2, 2, 1}, {2, 3, 2}, {2, 4, 5}, {3, 4, 1}});
   StatsOptions options;
   options.block_sizes = {{2, 2}, {3, 3}, {1, 5}};
   const MatrixStats s = analyse(a, options);
@@ -36,7 +36,8 @@ TEST(Stats, EveryFieldOnAHandComputedMatrix) {
   EXPECT_EQ(s.row_length.min, 0);
   EXPECT_EQ(s.row_length.max, 4);
   EXPECT_DOUBLE_EQ(s.row_length.mean, 1.75);
-  EXPECT_DOUBLE_EQ(s.row_length.std, std::sqrt((0.25 * 0.25 + 1.75 * 1.75 + 2.25 * 2.25 + 0.75 * 0.75) / 4));
+  EXPECT_DOUBLE_EQ(s.row_length.std,
+                   std::sqrt((0.25 * 0.25 + 1.75 * 1.75 + 2.25 * 2.25 + 0.75 * 0.75) / 4));
   // Buckets: {0}, [1,2), [2,4), [4,8).
   EXPECT_EQ(s.row_length_histogram, (std::vector<index_t>{1, 1, 1, 1}));
   EXPECT_EQ(s.empty_rows, 1);
@@ -100,10 +101,12 @@ TEST(Stats, SymmetryOfPatternAndValues) {
 
 TEST(Stats, DistinctValuesTreatSignedZerosAsOneAndNaNsAsOne) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(
-      analyse(from_triplets(1, 4, {{0, 0, 0.0}, {0, 1, -0.0}, {0, 2, 1.0}, {0, 3, 1.0}})).distinct_values, 2);
-  EXPECT_EQ(
-      analyse(from_triplets(1, 4, {{0, 0, nan}, {0, 1, 1.0}, {0, 2, nan}, {0, 3, 2.0}})).distinct_values, 3);
+  EXPECT_EQ(analyse(from_triplets(1, 4, {{0, 0, 0.0}, {0, 1, -0.0}, {0, 2, 1.0}, {0, 3, 1.0}}))
+                .distinct_values,
+            2);
+  EXPECT_EQ(analyse(from_triplets(1, 4, {{0, 0, nan}, {0, 1, 1.0}, {0, 2, nan}, {0, 3, 2.0}}))
+                .distinct_values,
+            3);
   // A NaN breaks value symmetry (NaN != NaN) but not pattern symmetry.
   const MatrixStats s = analyse(from_triplets(1, 1, {{0, 0, nan}}));
   EXPECT_TRUE(s.pattern_symmetric);
@@ -128,7 +131,8 @@ TEST(Stats, DistinctValuesAroundTheFewValuesFastPath) {
 }
 
 TEST(Stats, EmptyShapes) {
-  for (const auto& [rows, cols] : std::vector<std::pair<index_t, index_t>>{{0, 0}, {0, 7}, {5, 0}, {6, 4}}) {
+  for (const auto& [rows, cols] :
+       std::vector<std::pair<index_t, index_t>>{{0, 0}, {0, 7}, {5, 0}, {6, 4}}) {
     SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols));
     const MatrixStats s = analyse(from_triplets(rows, cols, {}));
     EXPECT_EQ(s.rows, rows);
@@ -137,7 +141,8 @@ TEST(Stats, EmptyShapes) {
     EXPECT_EQ(s.row_length.max, 0);
     EXPECT_EQ(s.row_length.mean, 0);
     EXPECT_EQ(s.empty_rows, rows);
-    EXPECT_EQ(s.row_length_histogram, rows == 0 ? std::vector<index_t>{} : std::vector<index_t>{rows});
+    EXPECT_EQ(s.row_length_histogram,
+              rows == 0 ? std::vector<index_t>{} : std::vector<index_t>{rows});
     EXPECT_EQ(s.occupied_diagonals, 0);
     EXPECT_EQ(s.ell_padding_ratio, 1.0);
     EXPECT_EQ(s.hyb_ell_width, 0);
@@ -235,7 +240,8 @@ void expect_consistent_with_brute_force(const Csr<double>& a) {
   EXPECT_EQ(s.rows, a.rows);
   EXPECT_EQ(s.cols, a.cols);
   EXPECT_EQ(s.nnz, a.nnz());
-  EXPECT_EQ(std::accumulate(s.row_length_histogram.begin(), s.row_length_histogram.end(), std::int64_t{0}),
+  EXPECT_EQ(std::accumulate(s.row_length_histogram.begin(), s.row_length_histogram.end(),
+                            std::int64_t{0}),
             a.rows);
   if (a.rows > 0) {
     EXPECT_EQ(s.row_length_histogram.front(), s.empty_rows);
@@ -316,7 +322,8 @@ TEST(Stats, FloatMatchesDouble) {
   EXPECT_EQ(f.block_density[1].occupied_blocks, d.block_density[1].occupied_blocks);
   const Csr<float> single = cast<float>(a);
   EXPECT_EQ(f.distinct_values,
-            static_cast<std::int64_t>(std::set<float>(single.values.begin(), single.values.end()).size()));
+            static_cast<std::int64_t>(
+                std::set<float>(single.values.begin(), single.values.end()).size()));
 }
 
 }  // namespace

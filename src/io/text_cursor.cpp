@@ -1,6 +1,7 @@
 #include "io/text_cursor.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "spmv/error.hpp"
 
@@ -33,6 +34,8 @@ std::string TextCursor::describe_field(const char* where) const {
   while (stop != end_ && *stop != '\n' && !is_blank(*stop)) ++stop;
   const std::size_t length = static_cast<std::size_t>(stop - where);
   std::string field(where, std::min(length, longest_shown));
+  for (char& c : field)
+    if (!std::isprint(static_cast<unsigned char>(c))) c = '?';  // keep messages one printable line
   return "'" + field + (length > longest_shown ? "...'" : "'");
 }
 

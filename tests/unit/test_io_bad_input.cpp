@@ -92,6 +92,7 @@ TEST(MatrixMarketBadInput, Entries) {
        4, "one triangle"},
       {"array_too_few", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n", 5, "3 of the 4 values"},
       {"array_too_many", "%%MatrixMarket matrix array real symmetric\n2 2\n1\n2\n3\n4\n", 6, "more values"},
+      {"nul_byte", general(std::string("1 1 1\n1 1 2\0\n", 13)), 3, "'2?'"},
       {"vector_two_indices", "%%MatrixMarket vector coordinate real general\n3 1\n1 2 5\n", 3, "unexpected '5'"},
   });
 }

@@ -100,15 +100,14 @@ void describe_device(BenchReport& report) {
 }
 #endif
 
+using KernelRun = std::pair<Backend, std::string>;
+
 template <class T>
-void measure_all(BenchReport& report, const Csr<double>& matrix,
-                 const std::vector<Backend>& backends,
-                 const std::vector<std::vector<std::string>>& kernels) {
+void measure_all(BenchReport& report, const Csr<double>& matrix, const std::vector<KernelRun>& runs) {
   const Csr<T> a = cast<T>(matrix);
   const BenchProblem<T> problem = make_bench_problem(a, report.settings);
-  for (std::size_t b = 0; b < backends.size(); ++b)
-    for (const std::string& kernel : kernels[b])
-      report.results.push_back(measure_kernel(problem, backends[b], kernel));
+  for (const auto& [backend, kernel] : runs)
+    report.results.push_back(measure_kernel(problem, backend, kernel));
 }
 
 int run_bench(const BenchOptions& o) {
@@ -120,13 +119,13 @@ int run_bench(const BenchOptions& o) {
   report.precision = o.precision;
   report.backend = chosen_backend(o.backend);
   report.host_threads = omp_get_max_threads();
-  // The chosen backend's kernels, and all of cuSPARSE as the baseline of a cuda run.
-  std::vector<Backend> backends{report.backend};
-  std::vector<std::vector<std::string>> kernels{chosen_kernels(o.kernels, report.backend)};
-  if (report.backend == Backend::cuda) {
-    backends.insert(backends.begin(), Backend::cusparse);
-    kernels.insert(kernels.begin(), kernels_of(Backend::cusparse));
-  }
+  // All of cuSPARSE first as the baseline of a cuda run, then the chosen kernels.
+  std::vector<KernelRun> runs;
+  if (report.backend == Backend::cuda)
+    for (const std::string& kernel : kernels_of(Backend::cusparse))
+      runs.emplace_back(Backend::cusparse, kernel);
+  for (const std::string& kernel : chosen_kernels(o.kernels, report.backend))
+    runs.emplace_back(report.backend, kernel);
 
   Csr<double> a;
   if (o.gen_spec.empty()) {
@@ -146,9 +145,9 @@ int run_bench(const BenchOptions& o) {
     describe_device(report);
 #endif
   if (o.precision == "f32")
-    measure_all<float>(report, a, backends, kernels);
+    measure_all<float>(report, a, runs);
   else
-    measure_all<double>(report, a, backends, kernels);
+    measure_all<double>(report, a, runs);
 
   print_bench_report(report);
   if (!o.json_path.empty()) write_text_file(o.json_path, bench_report_json(report).dump(2) + "\n");

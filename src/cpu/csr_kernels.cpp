@@ -14,9 +14,10 @@ namespace {
 // An order of magnitude, not a measured optimum.
 constexpr std::int64_t min_parallel_work = 20000;
 
-// Columns of B handled per pass over a row of A in SpMM: the block's sums are
-// kept in a fixed-size local array (registers, no allocation). Not tuned.
-constexpr index_t spmm_column_block = 16;
+// Columns of B handled per pass over a row of A in SpMM (their sums are kept
+// in registers). On the 2-core development VM (one thread, stencil27:n=64,
+// k = 8 and 33, both layouts) 8 beat 4 by 1.2-1.5x and 16 by 1.1-2.4x.
+constexpr index_t spmm_column_block = 8;
 
 template <class T>
 std::int64_t work_of(const Csr<T>& a) {
@@ -47,22 +48,30 @@ inline std::size_t dense_at(index_t i, index_t j, index_t rows, index_t k) {
     return static_cast<std::size_t>(j) * rows + i;
 }
 
+// Row r of A times columns [j0, j0 + Width) of B. The width is a compile-time
+// constant so that the sums stay in registers.
+template <class T, Layout L, index_t Width>
+inline void spmm_row_block(const Csr<T>& a, index_t r, index_t j0, const T* b, T* c, index_t k,
+                           T alpha, T beta) {
+  T sums[Width] = {};
+  for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
+    const T value = a.values[p];
+    const index_t column = a.col_idx[p];
+    for (index_t j = 0; j < Width; ++j) sums[j] += value * b[dense_at<L>(column, j0 + j, a.cols, k)];
+  }
+  for (index_t j = 0; j < Width; ++j)
+    store(c[dense_at<L>(r, j0 + j, a.rows, k)], alpha, sums[j], beta);
+}
+
 template <class T, Layout L>
 void spmm_rows(const Csr<T>& a, index_t row_begin, index_t row_end, const T* b, T* c, index_t k,
                T alpha, T beta) {
   for (index_t r = row_begin; r < row_end; ++r) {
-    for (index_t j0 = 0; j0 < k; j0 += spmm_column_block) {
-      const index_t width = std::min(spmm_column_block, k - j0);
-      T sums[spmm_column_block] = {};
-      for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
-        const T value = a.values[p];
-        const index_t column = a.col_idx[p];
-        for (index_t j = 0; j < width; ++j)
-          sums[j] += value * b[dense_at<L>(column, j0 + j, a.cols, k)];
-      }
-      for (index_t j = 0; j < width; ++j)
-        store(c[dense_at<L>(r, j0 + j, a.rows, k)], alpha, sums[j], beta);
-    }
+    index_t j0 = 0;
+    for (; j0 + spmm_column_block <= k; j0 += spmm_column_block)
+      spmm_row_block<T, L, spmm_column_block>(a, r, j0, b, c, k, alpha, beta);
+    for (; j0 < k; ++j0)  // the last k % spmm_column_block columns, one at a time
+      spmm_row_block<T, L, 1>(a, r, j0, b, c, k, alpha, beta);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <sstream>
 
@@ -73,6 +74,8 @@ std::vector<std::string> chosen_kernels(const std::string& list, Backend backend
 BenchSettings settings_from(const BenchOptions& o) {
   if (o.transposed && o.k > 1)
     throw InvalidArgument("bench: --transposed takes no --k (SpMM is not transposed)");
+  if (!std::isfinite(o.alpha) || !std::isfinite(o.beta))
+    throw InvalidArgument("bench: --alpha and --beta must be finite numbers");
   BenchSettings s;
   s.operation = o.transposed ? BenchOperation::spmv_transposed
                 : o.k > 1    ? BenchOperation::spmm

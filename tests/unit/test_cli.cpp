@@ -128,6 +128,8 @@ TEST(CliErrors, UsageErrorsGiveExitTwoAndOneLine) {
   expect_usage_error({"bench", sample("watt_2.mtx.gz"), "--backend", "cpu", "--kernels", "nope"},
                      "unknown kernel 'nope'");
   expect_usage_error({"bench", sample("watt_2.mtx.gz"), "--precision", "f16"}, "f16");
+  expect_usage_error({"bench", sample("watt_2.mtx.gz"), "--beta", "nan"}, "finite");
+  expect_usage_error({"bench", sample("watt_2.mtx.gz"), "--k", "2", "--transposed"}, "--transposed");
 #ifndef SPMV_HAVE_CUDA
   expect_usage_error({"bench", sample("watt_2.mtx.gz"), "--backend", "cuda"},
                      "backend 'cuda' cannot run here: CUDA backends not in this build");

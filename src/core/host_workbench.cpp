@@ -1,11 +1,11 @@
 // The host workbench: operands in host vectors, std::chrono::steady_clock
 // timing, and a cache flush (writing and reading a buffer larger than the
 // last-level cache) before each timed run.
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <fstream>
+#include <string>
 
 #include "core/workbench.hpp"
 
@@ -13,17 +13,29 @@ namespace spmv::detail {
 
 namespace {
 
-// Twice the last-level cache the system reports, within [64 MiB, 256 MiB]:
-// virtual machines may report the host's whole L3 (384 MiB on the 2-core
-// development VM, whose lscpu shows 32 MiB), and the flush runs before every
-// timed product.
+// Bytes of the last-level cache of CPU 0 as sysfs lists it (0 if unknown).
+// sysfs rather than sysconf(_SC_LEVEL3_CACHE_SIZE): on the development VM
+// the latter reports 384 MiB, the host's, where sysfs and lscpu say 32 MiB.
+std::size_t last_level_cache_bytes() {
+  int best_level = 0;
+  std::size_t best_bytes = 0;
+  for (int index = 0; index < 16; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    std::ifstream level_file(dir + "/level"), size_file(dir + "/size");
+    int level = 0;
+    std::size_t kib = 0;
+    if (!(level_file >> level) || !(size_file >> kib)) continue;  // size reads as e.g. "32768K"
+    if (level > best_level) {
+      best_level = level;
+      best_bytes = kib * 1024;
+    }
+  }
+  return best_bytes;
+}
+
+// Twice the last-level cache, at least 64 MiB when the size is unknown or small.
 std::size_t flush_buffer_bytes() {
-  constexpr std::size_t minimum = std::size_t{64} << 20, maximum = std::size_t{256} << 20;
-  long llc = 0;
-#ifdef _SC_LEVEL3_CACHE_SIZE
-  llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-#endif
-  return std::clamp(llc > 0 ? 2 * static_cast<std::size_t>(llc) : 0, minimum, maximum);
+  return std::max(std::size_t{64} << 20, 2 * last_level_cache_bytes());
 }
 
 template <class T>
@@ -61,11 +73,6 @@ class HostWorkbench final : public Workbench<T> {
     std::uint8_t* data = flush_buffer_.data();
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = 0; i < bytes; ++i) data[i] = value;
-      // An empty parallel region: the thread team is assembled and running
-      // before the clock starts. Without it, a thread descheduled after the
-      // long flush (on a busy machine) was waited for inside the timed product.
-#pragma omp parallel
-    {}
     // Reading a line of the buffer back through a volatile keeps the stores.
     volatile std::uint8_t sink = flush_buffer_[flush_buffer_.size() / 2];
     (void)sink;

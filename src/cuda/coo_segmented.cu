@@ -1,0 +1,170 @@
+// COO with a warp-level segmented reduction (Bell & Garland 2008, as in
+// CUSP's coo_flat kernel).
+//
+// The row-ordered entries are cut into equal intervals (multiples of 32),
+// one per warp, enough warps for one full wave of the GPU. A warp walks its
+// interval 32 entries at a time: lane i forms a_k * x[col_k] for entry
+// k = chunk + i (coalesced reads of row_idx, col_idx, values; x through the
+// read-only cache), then a shuffle segmented scan over the lanes sums runs of
+// equal row. A lane whose row ends inside the chunk adds its sum to y; the
+// warp's last row carries into the next chunk. A row ending inside an
+// interval is written by that warp only, so plain read-modify-writes are
+// safe. The partial sum of each interval's last row, which may continue in
+// the next interval, is left in the carry arrays; a second kernel (one warp)
+// reduces the carries with the same routine and adds them to y.
+// y is scaled by beta first, so every write is y += alpha * sum.
+#include <algorithm>
+
+#include "cuda/coo_device.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/dense_ops.hpp"
+#include "cuda/device_loads.cuh"
+#include "cuda/format_kernels.hpp"
+
+namespace spmv::detail {
+
+namespace {
+
+constexpr unsigned full_mask = 0xffffffffu;
+
+// Sums the (row, value) pairs k in [begin, end) (rows non-decreasing in k)
+// with one warp, 32 pairs at a time; pair(k) returns them. Every row that ends
+// before the last pair gets y[row] += alpha * sum; the last row's sum is
+// returned in (last_row, last_sum) for the caller (begin < end).
+template <class T, class Pair>
+__device__ void warp_segmented_sum(std::int64_t begin, std::int64_t end, Pair pair, T* y, T alpha,
+                                   index_t& last_row, T& last_sum) {
+  const int lane = threadIdx.x % warp_size;
+  index_t carry_row = -1;
+  T carry_sum = 0;
+  for (std::int64_t chunk = begin; chunk < end; chunk += warp_size) {
+    const std::int64_t k = chunk + lane;
+    // Lanes past the end repeat the last row with 0, so that row is carried.
+    index_t row;
+    T value;
+    pair(k < end ? k : end - 1, row, value);
+    if (k >= end) value = 0;
+    if (lane == 0 && carry_row >= 0) {
+      if (row == carry_row)
+        value += carry_sum;
+      else
+        y[carry_row] += alpha * carry_sum;  // the carried row ended with the last chunk
+    }
+#pragma unroll
+    for (int offset = 1; offset < warp_size; offset *= 2) {
+      const T other = __shfl_up_sync(full_mask, value, offset);
+      const index_t other_row = __shfl_up_sync(full_mask, row, offset);
+      if (lane >= offset && other_row == row) value += other;
+    }
+    const index_t next_row = __shfl_down_sync(full_mask, row, 1);
+    if (lane < warp_size - 1 && next_row != row) y[row] += alpha * value;
+    carry_row = __shfl_sync(full_mask, row, warp_size - 1);
+    carry_sum = __shfl_sync(full_mask, value, warp_size - 1);
+  }
+  last_row = carry_row;
+  last_sum = carry_sum;
+}
+
+template <class T>
+__global__ void spmv_coo_segmented_kernel(CooView<T> a, const T* __restrict__ x, T* y, T alpha, index_t interval,
+                                          index_t warps, index_t* carry_row, T* carry_value) {
+  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / warp_size;
+  if (warp >= warps) return;  // whole warps leave together
+  const std::int64_t begin = warp * interval;
+  const std::int64_t end = std::min<std::int64_t>(a.nnz, begin + interval);
+  index_t row;
+  T sum;
+  warp_segmented_sum(
+      begin, end,
+      [&](std::int64_t k, index_t& r, T& v) {
+        r = load_streaming(a.row_idx + k);
+        v = load_streaming(a.values + k) * load_cached(x + load_streaming(a.col_idx + k));
+      },
+      y, alpha, row, sum);
+  if (threadIdx.x % warp_size == 0) {
+    carry_row[warp] = row;
+    carry_value[warp] = sum;
+  }
+}
+
+// One warp: the carries are in interval order, so their rows are non-decreasing.
+template <class T>
+__global__ void spmv_coo_carries_kernel(const index_t* carry_row, const T* carry_value, index_t warps, T* y,
+                                        T alpha) {
+  index_t row;
+  T sum;
+  warp_segmented_sum(
+      0, warps,
+      [&](std::int64_t k, index_t& r, T& v) {
+        r = carry_row[k];
+        v = carry_value[k];
+      },
+      y, alpha, row, sum);
+  if (threadIdx.x == 0) y[row] += alpha * sum;
+}
+
+template <class T>
+class CooSegmented final : public FormatKernel<T> {
+ public:
+  CooSegmented(const Csr<T>& a, int block_size)
+      : rows_(a.rows),
+        block_size_(block_size),
+        matrix_(timed_build(build_seconds_, [&] { return to_coo(a); }), current_gpu_shape()) {}
+
+  void spmv(const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
+    scale_vector(y, rows_, beta, stream);
+    accumulate_coo(matrix_, x, y, alpha, block_size_, stream);
+  }
+  KernelParams params() const override { return {{"block_size", block_size_}}; }
+  std::size_t device_bytes() const override { return matrix_.bytes(); }
+  std::size_t matrix_bytes() const override { return matrix_.matrix_bytes(); }
+  double build_seconds() const override { return build_seconds_; }
+
+ private:
+  index_t rows_;
+  int block_size_;
+  double build_seconds_ = 0;
+  DeviceCoo<T> matrix_;
+};
+
+}  // namespace
+
+template <class T>
+DeviceCoo<T>::DeviceCoo(const Coo<T>& host, const GpuShape& gpu)
+    : row_idx(host.row_idx, "COO row indices"),
+      col_idx(host.col_idx, "COO column indices"),
+      values(host.values, "COO values") {
+  // One interval per resident warp of the GPU, at least 32 entries each.
+  const std::int64_t resident_warps = static_cast<std::int64_t>(gpu.multiprocessors) * gpu.threads_per_multiprocessor / warp_size;
+  const std::int64_t per_warp = (host.nnz() + resident_warps - 1) / resident_warps;
+  interval = static_cast<index_t>(std::max<std::int64_t>(1, (per_warp + warp_size - 1) / warp_size) * warp_size);
+  warps = static_cast<index_t>((static_cast<std::int64_t>(host.nnz()) + interval - 1) / interval);
+  carry_row = DeviceBuffer<index_t>(warps, "COO carry rows");
+  carry_value = DeviceBuffer<T>(warps, "COO carry values");
+}
+
+template <class T>
+void accumulate_coo(const DeviceCoo<T>& a, const T* x, T* y, T alpha, int block_size, cudaStream_t stream) {
+  if (a.warps == 0) return;
+  const unsigned blocks = blocks_for(static_cast<std::size_t>(a.warps) * warp_size, block_size);
+  spmv_coo_segmented_kernel<<<blocks, block_size, 0, stream>>>(a.view(), x, y, alpha, a.interval, a.warps,
+                                                                a.carry_row.data(), a.carry_value.data());
+  SPMV_LAUNCH_CHECK();
+  spmv_coo_carries_kernel<<<1, warp_size, 0, stream>>>(a.carry_row.data(), a.carry_value.data(), a.warps, y, alpha);
+  SPMV_LAUNCH_CHECK();
+}
+
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_coo_segmented(const Csr<T>& a, const KernelParams& params) {
+  return std::make_unique<CooSegmented<T>>(a, param_or(params, "coo", "block_size", 256, {64, 128, 256, 512, 1024}));
+}
+
+#define SPMV_INSTANTIATE_COO_KERNEL(T)                                                              \
+  template struct DeviceCoo<T>;                                                                     \
+  template void accumulate_coo(const DeviceCoo<T>&, const T*, T*, T, int, cudaStream_t);            \
+  template std::unique_ptr<FormatKernel<T>> make_coo_segmented(const Csr<T>&, const KernelParams&);
+SPMV_INSTANTIATE_COO_KERNEL(float)
+SPMV_INSTANTIATE_COO_KERNEL(double)
+#undef SPMV_INSTANTIATE_COO_KERNEL
+
+}  // namespace spmv::detail

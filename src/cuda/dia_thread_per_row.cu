@@ -1,0 +1,112 @@
+// DIA, one thread per row (Bell & Garland's DIA kernel).
+//
+// Thread r walks the stored diagonals d and reads A(r, r + offset_d) at
+// d * stride + r: a warp's 32 rows read 32 adjacent values per diagonal,
+// coalesced, and no column indices at all. The offsets are staged in shared
+// memory, dia_offsets_per_pass at a time, by the whole block. x[r + offset_d]
+// is contiguous across the warp too (read through the read-only cache).
+// Values are streamed (evict-first).
+#include <algorithm>
+
+#include "cuda/cuda_check.hpp"
+#include "cuda/device_buffer.hpp"
+#include "cuda/device_loads.cuh"
+#include "cuda/format_kernels.hpp"
+#include "spmv/formats/dia.hpp"
+
+namespace spmv::detail {
+
+namespace {
+
+// Offsets staged in shared memory per pass: 1 KiB.
+constexpr int dia_offsets_per_pass = 256;
+
+template <class T>
+struct DiaView {
+  index_t rows = 0;
+  index_t cols = 0;
+  index_t stride = 0;
+  index_t diagonals = 0;
+  const index_t* offsets = nullptr;
+  const T* values = nullptr;
+};
+
+template <class T>
+__global__ void spmv_dia_thread_per_row_kernel(DiaView<T> a, const T* __restrict__ x, T* __restrict__ y, T alpha,
+                                               T beta) {
+  __shared__ index_t offsets[dia_offsets_per_pass];
+  const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  T sum = 0;
+  // Every thread of the block takes part in staging, rows beyond the matrix included.
+  for (index_t first = 0; first < a.diagonals; first += dia_offsets_per_pass) {
+    const int count = min(dia_offsets_per_pass, a.diagonals - first);
+    __syncthreads();  // the previous pass has finished reading `offsets`
+    for (int i = threadIdx.x; i < count; i += blockDim.x) offsets[i] = a.offsets[first + i];
+    __syncthreads();
+    if (row >= a.rows) continue;
+    for (int d = 0; d < count; ++d) {
+      const std::int64_t col = row + offsets[d];
+      if (col >= 0 && col < a.cols)
+        sum += load_streaming(a.values + static_cast<std::size_t>(first + d) * a.stride + row) * load_cached(x + col);
+    }
+  }
+  if (row < a.rows) store_result(y + row, sum, alpha, beta);
+}
+
+template <class T>
+class DiaThreadPerRow final : public FormatKernel<T> {
+ public:
+  DiaThreadPerRow(const Dia<T>& host, int block_size, int max_padding, double build_seconds)
+      : view_{host.rows, host.cols, host.stride, static_cast<index_t>(host.offsets.size())},
+        block_size_(block_size),
+        max_padding_(max_padding),
+        build_seconds_(build_seconds),
+        offsets_(host.offsets, "DIA offsets"),
+        values_(host.values, "DIA values") {
+    view_.offsets = offsets_.data();
+    view_.values = values_.data();
+    for (index_t offset : host.offsets) {
+      const std::int64_t first_row = std::max<std::int64_t>(0, -std::int64_t(offset));
+      const std::int64_t end_row = std::min<std::int64_t>(host.rows, std::int64_t(host.cols) - offset);
+      values_read_ += static_cast<std::size_t>(std::max<std::int64_t>(0, end_row - first_row));
+    }
+  }
+
+  void spmv(const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
+    if (view_.rows == 0) return;
+    spmv_dia_thread_per_row_kernel<<<blocks_for(view_.rows, block_size_), block_size_, 0, stream>>>(view_, x, y,
+                                                                                                    alpha, beta);
+    SPMV_LAUNCH_CHECK();
+  }
+  KernelParams params() const override { return {{"block_size", block_size_}, {"max_padding", max_padding_}}; }
+  std::size_t device_bytes() const override { return offsets_.bytes() + values_.bytes(); }
+  // The offsets and every value of a diagonal inside the matrix (its zeros
+  // included: there is no index to skip them).
+  std::size_t matrix_bytes() const override { return offsets_.bytes() + values_read_ * sizeof(T); }
+  double build_seconds() const override { return build_seconds_; }
+
+ private:
+  DiaView<T> view_;
+  int block_size_;
+  int max_padding_;
+  double build_seconds_;
+  DeviceBuffer<index_t> offsets_;
+  DeviceBuffer<T> values_;
+  std::size_t values_read_ = 0;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_dia_thread_per_row(const Csr<T>& a, const KernelParams& params) {
+  const int block_size = param_or(params, "dia", "block_size", 256, {64, 128, 256, 512, 1024});
+  const int max_padding = max_padding_param(params, "dia");
+  double build_seconds = 0;
+  const Dia<T> host = timed_build(build_seconds, [&] { return dia_from_csr(a, {double(max_padding)}); });
+  return std::make_unique<DiaThreadPerRow<T>>(host, block_size, max_padding, build_seconds);
+}
+
+template std::unique_ptr<FormatKernel<float>> make_dia_thread_per_row(const Csr<float>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<double>> make_dia_thread_per_row(const Csr<double>&, const KernelParams&);
+
+}  // namespace spmv::detail

@@ -1,0 +1,55 @@
+// Factories of the format kernels, one per file src/cuda/<format>_<algo>.cu
+// (the registry, format_registry.cpp, lists them with their catalogue
+// entries), and what those files share.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "cuda/csr_algorithm.hpp"
+#include "cuda/format_kernel.hpp"
+#include "spmv/formats/ellpack_r.hpp"
+
+namespace spmv::detail {
+
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_coo_segmented(const Csr<T>& a, const KernelParams& params);
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_ell_thread_per_row(const Csr<T>& a, const KernelParams& params);
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_ellr_t(const Csr<T>& a, const KernelParams& params);
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_hyb_ell_coo(const Csr<T>& a, const KernelParams& params);
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_dia_thread_per_row(const Csr<T>& a, const KernelParams& params);
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_sell_thread_per_row(const Csr<T>& a, const KernelParams& params);
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_blocked_shared_x(const Csr<T>& a, const KernelParams& params);
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_segmented_scan(const Csr<T>& a, const KernelParams& params);
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_dense_cublas(const Csr<T>& a, const KernelParams& params);
+
+// The padding limit of a kernel's format: parameter max_padding, a whole
+// multiple (>= 1) of the CSR bytes, default 3.
+inline int max_padding_param(const KernelParams& params, const std::string& kernel) {
+  return param_or(params, kernel, "max_padding", static_cast<int>(default_max_padding));
+}
+
+// Runs build() (a host conversion) and adds the seconds it took to `seconds`.
+template <class Build>
+auto timed_build(double& seconds, Build build) {
+  const auto start = std::chrono::steady_clock::now();
+  auto built = build();
+  seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return built;
+}
+
+// Multiprocessors and resident threads of the current device (for the
+// ELLR-T model and the COO kernel's work split).
+GpuShape current_gpu_shape();
+
+}  // namespace spmv::detail

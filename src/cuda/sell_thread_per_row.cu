@@ -1,0 +1,114 @@
+// SELL-C-sigma, one thread per row (Kreutzer et al. 2014).
+//
+// Thread p takes sorted position p: chunk p / C, lane p % C. It reads its
+// row's entries at chunk_ptr[chunk] + j * C + lane for j < row_length[p], so
+// the C threads of a chunk read C adjacent indices and values per step
+// (coalesced; with C = 32 one warp is one chunk). Rows of a chunk have
+// similar lengths after sorting, so threads of a warp finish together and
+// the padding (never read) stays small. y[row_of[p]] is written in the
+// user's order. Matrix arrays are streamed; x goes through the read-only cache.
+#include "cuda/cuda_check.hpp"
+#include "cuda/device_buffer.hpp"
+#include "cuda/device_loads.cuh"
+#include "cuda/format_kernels.hpp"
+#include "spmv/formats/sell.hpp"
+
+namespace spmv::detail {
+
+namespace {
+
+template <class T>
+struct SellView {
+  index_t rows = 0;
+  index_t chunk_rows = 0;
+  const index_t* chunk_ptr = nullptr;
+  const index_t* row_of = nullptr;
+  const index_t* row_length = nullptr;
+  const index_t* col_idx = nullptr;
+  const T* values = nullptr;
+};
+
+template <class T>
+__global__ void spmv_sell_thread_per_row_kernel(SellView<T> a, const T* __restrict__ x, T* __restrict__ y, T alpha,
+                                                T beta) {
+  const std::int64_t position = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (position >= a.rows) return;
+  const index_t chunk = static_cast<index_t>(position / a.chunk_rows);
+  std::size_t slot = static_cast<std::size_t>(load_streaming(a.chunk_ptr + chunk)) + position % a.chunk_rows;
+  const index_t length = load_streaming(a.row_length + position);
+  T sum = 0;
+  for (index_t j = 0; j < length; ++j, slot += a.chunk_rows)
+    sum += load_streaming(a.values + slot) * load_cached(x + load_streaming(a.col_idx + slot));
+  store_result(y + load_streaming(a.row_of + position), sum, alpha, beta);
+}
+
+template <class T>
+class SellThreadPerRow final : public FormatKernel<T> {
+ public:
+  SellThreadPerRow(const Sell<T>& host, int block_size, int max_padding, double build_seconds)
+      : rows_(host.rows),
+        chunk_rows_(host.chunk_rows),
+        sigma_(host.sigma),
+        nnz_(host.nnz),
+        block_size_(block_size),
+        max_padding_(max_padding),
+        build_seconds_(build_seconds),
+        chunk_ptr_(host.chunk_ptr, "SELL chunk pointers"),
+        row_of_(host.row_of, "SELL row permutation"),
+        row_length_(host.row_length, "SELL row lengths"),
+        col_idx_(host.col_idx, "SELL column indices"),
+        values_(host.values, "SELL values") {}
+
+  void spmv(const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
+    if (rows_ == 0) return;
+    const SellView<T> a{rows_, chunk_rows_, chunk_ptr_.data(), row_of_.data(), row_length_.data(), col_idx_.data(),
+                        values_.data()};
+    spmv_sell_thread_per_row_kernel<<<blocks_for(rows_, block_size_), block_size_, 0, stream>>>(a, x, y, alpha, beta);
+    SPMV_LAUNCH_CHECK();
+  }
+  KernelParams params() const override {
+    return {{"chunk_rows", chunk_rows_}, {"sigma", sigma_}, {"block_size", block_size_}, {"max_padding", max_padding_}};
+  }
+  std::size_t device_bytes() const override {
+    return chunk_ptr_.bytes() + row_of_.bytes() + row_length_.bytes() + col_idx_.bytes() + values_.bytes();
+  }
+  // Chunk pointers, permutation, row lengths and the entries; never the padding.
+  std::size_t matrix_bytes() const override {
+    return chunk_ptr_.bytes() + row_of_.bytes() + row_length_.bytes() +
+           static_cast<std::size_t>(nnz_) * (sizeof(index_t) + sizeof(T));
+  }
+  double build_seconds() const override { return build_seconds_; }
+
+ private:
+  index_t rows_;
+  index_t chunk_rows_;
+  index_t sigma_;
+  index_t nnz_;
+  int block_size_;
+  int max_padding_;
+  double build_seconds_;
+  DeviceBuffer<index_t> chunk_ptr_;
+  DeviceBuffer<index_t> row_of_;
+  DeviceBuffer<index_t> row_length_;
+  DeviceBuffer<index_t> col_idx_;
+  DeviceBuffer<T> values_;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_sell_thread_per_row(const Csr<T>& a, const KernelParams& params) {
+  SellOptions options;
+  options.chunk_rows = param_or(params, "sell", "chunk_rows", options.chunk_rows, {8, 16, 32, 64, 128});
+  options.sigma = param_or(params, "sell", "sigma", options.sigma);
+  options.max_padding = max_padding_param(params, "sell");
+  const int block_size = param_or(params, "sell", "block_size", 256, {64, 128, 256, 512, 1024});
+  double build_seconds = 0;
+  const Sell<T> host = timed_build(build_seconds, [&] { return sell_from_csr(a, options); });
+  return std::make_unique<SellThreadPerRow<T>>(host, block_size, static_cast<int>(options.max_padding), build_seconds);
+}
+
+template std::unique_ptr<FormatKernel<float>> make_sell_thread_per_row(const Csr<float>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<double>> make_sell_thread_per_row(const Csr<double>&, const KernelParams&);
+
+}  // namespace spmv::detail

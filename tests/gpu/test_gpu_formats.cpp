@@ -1,0 +1,91 @@
+// The format kernels through plan(): what describe() reports (the ELLR-T
+// model's choice, bytes by each format's model) and refusals by the padding
+// limit. Their products are checked in test_gpu_kernels.cpp.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "spmv/error.hpp"
+#include "spmv/operator.hpp"
+#include "test_support.hpp"
+
+namespace spmv {
+namespace {
+
+Csr<double> uniform_rows(index_t rows, index_t cols, index_t length) {
+  std::vector<index_t> row_ptr{0};
+  std::vector<index_t> col_idx;
+  for (index_t r = 0; r < rows; ++r) {
+    for (index_t j = 0; j < length; ++j) col_idx.push_back(static_cast<index_t>((r + 977 * j) % cols));
+    std::sort(col_idx.end() - length, col_idx.end());
+    row_ptr.push_back(static_cast<index_t>(col_idx.size()));
+  }
+  return csr_from_arrays(rows, cols, row_ptr, col_idx, test::random_vector<double>(col_idx.size(), 41));
+}
+
+OperatorDescription describe_plan(const Csr<double>& a, const std::string& kernel, const KernelParams& params = {}) {
+  PlanOptions options;
+  options.backend = Backend::cuda;
+  options.kernel = kernel;
+  options.params = params;
+  return plan(a, options)->describe();
+}
+
+TEST(GpuFormats, EllrtTakesTAndBlockSizeFromTheModel) {
+  SPMV_GPU_TEST_PRELUDE();
+  // Few long rows cannot fill a GPU one thread per row: the model takes 32 per row.
+  const auto few_long = describe_plan(uniform_rows(1000, 5000, 1000), "ellr-t");
+  EXPECT_EQ(few_long.format, "ellpack-r");
+  EXPECT_EQ(few_long.params.at("threads_per_row"), 32);
+  EXPECT_EQ(few_long.params.at("block_size"), 64);
+  // Many equal short rows: one thread per row.
+  const auto many_short = describe_plan(uniform_rows(600000, 600000, 4), "ellr-t");
+  EXPECT_EQ(many_short.params.at("threads_per_row"), 1);
+  EXPECT_EQ(many_short.params.at("block_size"), 256);
+  // Given values win.
+  const auto given = describe_plan(uniform_rows(1000, 5000, 8), "ellr-t", {{"threads_per_row", 4}});
+  EXPECT_EQ(given.params.at("threads_per_row"), 4);
+}
+
+TEST(GpuFormats, MatrixBytesFollowEachFormatsModel) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = uniform_rows(3000, 3000, 7);
+  const std::size_t entries = static_cast<std::size_t>(a.nnz()) * (4 + 8);
+  // ELLR-T reads row lengths and entries, never padding.
+  EXPECT_EQ(describe_plan(a, "ellr-t", {{"threads_per_row", 4}}).matrix_bytes, 3000u * 4 + entries);
+  // ELL: all rows are full, so no padding slot is read.
+  EXPECT_EQ(describe_plan(a, "ell").matrix_bytes, entries);
+  EXPECT_EQ(describe_plan(a, "coo").matrix_bytes, entries + a.nnz() * 4u);
+  EXPECT_EQ(describe_plan(a, "dense-cublas").matrix_bytes, 3000u * 3000u * 8u);
+  const auto hyb = describe_plan(a, "hyb", {{"ell_width", 5}});
+  EXPECT_EQ(hyb.params.at("ell_width"), 5);
+  EXPECT_EQ(hyb.matrix_bytes, 3000u * 5u * 12u + 3000u * 2u * 16u);
+  for (const std::string kernel : {"ell", "ellr-t", "hyb", "dia", "sell", "blocked", "coo", "segmented-scan"}) {
+    // Scattered columns: every entry in a block of its own (fill-in 16).
+    const auto d = describe_plan(a, kernel, kernel == "blocked" ? KernelParams{{"max_padding", 100}} : KernelParams{});
+    EXPECT_GT(d.matrix_bytes, 0u) << kernel;
+    EXPECT_GE(d.device_bytes, d.matrix_bytes) << kernel;
+    EXPECT_GE(d.build_seconds, 0.0) << kernel;
+  }
+}
+
+TEST(GpuFormats, PaddingLimitRefusesAndCanBeRaised) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = test::matrix_zoo()[10].matrix;  // one_huge_row_3000
+  ASSERT_EQ(test::matrix_zoo()[10].name, "one_huge_row_3000");
+  try {
+    describe_plan(a, "ell");
+    FAIL() << "ell of a matrix with one huge row was not refused";
+  } catch (const FormatLimitError& e) {
+    EXPECT_NE(std::string(e.what()).find("use hyb or sell instead"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(describe_plan(a, "ell", {{"max_padding", 1000}}).params.at("max_padding"), 1000);
+  EXPECT_THROW(describe_plan(a, "dense-cublas", {{"max_dense_mib", 1}}), FormatLimitError);
+  EXPECT_THROW(describe_plan(a, "blocked", {{"block_cols", 40}}), InvalidArgument);
+  EXPECT_THROW(describe_plan(a, "hyb", {{"ell_width", -1}}), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace spmv

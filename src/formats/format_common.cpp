@@ -20,14 +20,14 @@ void check_footprint(const std::string& format, const FormatFootprint& footprint
                      double max_padding, const std::string& why, const std::string& instead) {
   if (!(max_padding >= 1.0))
     throw InvalidArgument(format + ": max_padding must be at least 1 (got " + one_decimal(max_padding) + ")");
-  if (footprint.stored_entries > max_index)
-    throw SizeError(format + " would need " + std::to_string(footprint.stored_entries) +
-                    " stored entries, more than 32-bit indices allow (" + why + "): use " + instead +
-                    " instead");
   if (!footprint.within_limit(max_padding))
     throw FormatLimitError(format + " would need " + one_decimal(footprint.padding_ratio()) +
                            "x the CSR bytes (" + why + "): use " + instead +
                            " instead, or raise max_padding (now " + one_decimal(max_padding) + ")");
+  if (footprint.stored_entries > max_index)
+    throw SizeError(format + " would need " + std::to_string(footprint.stored_entries) +
+                    " stored entries, more than 32-bit indices allow (" + why + "): use " + instead +
+                    " instead");
 }
 
 }  // namespace spmv::detail

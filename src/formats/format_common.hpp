@@ -13,7 +13,8 @@ namespace spmv::detail {
 // exceeds `max_padding` times the CSR bytes (FormatFootprint::within_limit), worded as
 //   "ELL would need 57.3x the CSR bytes (longest row 4012, mean 7.1): use hyb
 //    or sell instead, or raise max_padding (now 3)"
-// and SizeError when its stored entries do not fit 32-bit indices.
+// and, within the limit, SizeError when its stored entries do not fit
+// 32-bit indices.
 // InvalidArgument when max_padding < 1.
 void check_footprint(const std::string& format, const FormatFootprint& footprint,
                      double max_padding, const std::string& why, const std::string& instead);

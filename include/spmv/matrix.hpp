@@ -87,6 +87,13 @@ Csr<T> permute(const Csr<T>& a, const std::vector<index_t>& new_row_of,
 template <class T>
 Csr<T> row_range(const Csr<T>& a, index_t begin, index_t end);
 
+// I_copies (x) A: `copies` copies of A along the diagonal (copy c occupies
+// rows [c*rows, (c+1)*rows) and columns [c*cols, (c+1)*cols)). Benchmarks use
+// it to measure a matrix's structure at a size far beyond the caches. Throws
+// InvalidArgument unless copies >= 1, SizeError when the result exceeds int32.
+template <class T>
+Csr<T> replicate_block_diagonal(const Csr<T>& a, index_t copies);
+
 // Same matrix with values converted to another type.
 template <class To, class From>
 Csr<To> cast(const Csr<From>& a);

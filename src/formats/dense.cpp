@@ -26,6 +26,7 @@ Dense<T> dense_from_csr(const Csr<T>& a, const DenseOptions& options) {
                            detail::one_decimal(options.max_bytes / 1048576.0) +
                            " MiB: use a sparse format such as csr-vector instead, or raise max_dense_mib");
   Dense<T> d{a.rows, a.cols, std::vector<T>(static_cast<std::size_t>(f.stored_entries), T(0))};
+#pragma omp parallel for schedule(static)
   for (index_t r = 0; r < a.rows; ++r)
     for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
       d.values[static_cast<std::size_t>(a.col_idx[k]) * a.rows + r] = a.values[k];

@@ -54,6 +54,7 @@ Dia<T> dia_from_csr(const Csr<T>& a, const DiaOptions& options) {
                               detail::one_decimal(a.rows ? double(a.nnz()) / a.rows : 0.0),
                           "ell, sell or csr-vector");
   dia.values.assign(dia.offsets.size() * static_cast<std::size_t>(dia.stride), T(0));
+#pragma omp parallel for schedule(static)
   for (index_t r = 0; r < a.rows; ++r)
     for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
       const index_t offset = a.col_idx[k] - r;

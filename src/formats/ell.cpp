@@ -43,6 +43,8 @@ Ell<T> ell_part_from_csr(const Csr<T>& a, index_t width) {
   const std::size_t slots = static_cast<std::size_t>(width) * ell.stride;
   ell.col_idx.assign(slots, padding_column);
   ell.values.assign(slots, T(0));
+  index_t kept_entries = 0;
+#pragma omp parallel for reduction(+ : kept_entries) schedule(static)
   for (index_t r = 0; r < a.rows; ++r) {
     const index_t kept = std::min(width, a.row_length(r));
     for (index_t k = 0; k < kept; ++k) {
@@ -50,8 +52,9 @@ Ell<T> ell_part_from_csr(const Csr<T>& a, index_t width) {
       ell.col_idx[slot] = a.col_idx[a.row_ptr[r] + k];
       ell.values[slot] = a.values[a.row_ptr[r] + k];
     }
-    ell.nnz += kept;
+    kept_entries += kept;
   }
+  ell.nnz = kept_entries;
   return ell;
 }
 

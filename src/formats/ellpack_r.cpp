@@ -71,6 +71,7 @@ EllpackR<T> ellpack_r_from_csr(const Csr<T>& a, const EllpackROptions& options) 
   ell.slots = ceil_div(longest, t);
   ell.col_idx.assign(static_cast<std::size_t>(f.stored_entries), padding_column);
   ell.values.assign(static_cast<std::size_t>(f.stored_entries), T(0));
+#pragma omp parallel for schedule(static)
   for (index_t r = 0; r < a.rows; ++r)
     for (index_t e = 0; e < ell.row_length[r]; ++e) {
       const std::size_t slot = slot_of(r, e, t, ell.stride);

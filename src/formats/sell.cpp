@@ -94,6 +94,7 @@ Sell<T> sell_from_csr(const Csr<T>& a, const SellOptions& options) {
   sell.chunk_ptr.assign(starts.begin(), starts.end());
   sell.col_idx.assign(static_cast<std::size_t>(starts.back()), padding_column);
   sell.values.assign(static_cast<std::size_t>(starts.back()), T(0));
+#pragma omp parallel for schedule(static)
   for (index_t p = 0; p < a.rows; ++p) {
     const index_t row = sell.row_of[p];
     const std::size_t first = static_cast<std::size_t>(sell.chunk_ptr[p / sell.chunk_rows]) + p % sell.chunk_rows;

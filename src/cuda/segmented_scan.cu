@@ -170,7 +170,7 @@ class SegmentedScan final : public FormatKernel<T> {
   SegmentedScan(const Segmented<T>& host, double build_seconds)
       : rows_(host.csr.rows),
         nnz_(host.csr.nnz()),
-        tiles_((nnz_ + tile_items - 1) / tile_items),
+        tiles_(static_cast<index_t>((static_cast<std::int64_t>(nnz_) + tile_items - 1) / tile_items)),
         build_seconds_(build_seconds),
         row_ptr_(host.csr.row_ptr, "segmented row pointers"),
         col_idx_(host.csr.col_idx, "segmented column indices"),

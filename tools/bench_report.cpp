@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <ctime>
+
+#include "spmv/error.hpp"
 
 namespace spmv::cli {
 namespace {
@@ -126,60 +130,96 @@ void print_bench_report(const BenchReport& r) {
       fmt::print("{} {} {}: {}\n", row.status, to_string(row.backend), row.kernel, row.message);
 }
 
+nlohmann::ordered_json device_json(const std::optional<detail::DeviceInfo>& device) {
+  if (!device) return nullptr;
+  return {{"name", device->name},
+          {"multiprocessors", device->multiprocessors},
+          {"l2_bytes", device->l2_bytes},
+          {"memory_bytes", device->memory_bytes},
+          {"cuda_runtime_version", cuda_version(device->runtime_version)},
+          {"cuda_driver_version", cuda_version(device->driver_version)},
+          {"cusparse_version", cusparse_version(device->cusparse_version)}};
+}
+
+nlohmann::ordered_json settings_json(const BenchSettings& s) {
+  return {{"operation", to_string(s.operation)}, {"k", s.k},
+          {"layout", to_string(s.layout)},       {"alpha", s.alpha},
+          {"beta", s.beta},                      {"warmup", s.warmup},
+          {"runs", s.runs},                      {"flush_caches", s.flush_caches},
+          {"host_operand_runs", s.host_operand_runs}};
+}
+
+nlohmann::ordered_json measurement_json(const BenchReport& r, const KernelMeasurement& row) {
+  const Comparison c = compare(r, row);
+  // Host operands: 2 flops per non-zero and column over the whole call's time.
+  std::optional<double> host_operand_gflops;
+  if (row.ok() && row.host_operand_ms && *row.host_operand_ms > 0)
+    host_operand_gflops = 2.0 * r.nnz * r.settings.k / (*row.host_operand_ms * 1e-3) * 1e-9;
+  return {{"backend", to_string(row.backend)},
+          {"kernel", row.kernel},
+          {"chosen_kernel", row.chosen_kernel},
+          {"format", row.format},
+          {"params", row.params},
+          {"status", row.status},
+          {"message", row.message},
+          {"analysis_seconds", row.analysis_seconds},
+          {"build_seconds", row.build_seconds},
+          {"upload_seconds", row.upload_seconds},
+          {"setup_seconds", row.setup_seconds()},
+          {"matrix_bytes", row.matrix_bytes},
+          {"device_bytes", row.device_bytes},
+          {"bytes_moved", row.bytes_moved},
+          {"verified", row.max_relative_error.has_value()},
+          {"max_relative_error", optional_json(row.max_relative_error)},
+          {"median_ms", row.median_ms},
+          {"times_ms", row.times_ms},
+          {"gflops", row.gflops},
+          {"gbs", row.gbs},
+          {"percent_of_copy_bandwidth", optional_json(c.percent_of_copy_bandwidth)},
+          {"speedup_vs_cusparse", optional_json(c.speedup_vs_cusparse)},
+          {"payback_products", optional_json(c.payback_products)},
+          {"host_operand_ms", optional_json(row.host_operand_ms)},
+          {"host_transfer_ms", optional_json(row.host_transfer_ms)},
+          {"host_operand_gflops", optional_json(host_operand_gflops)}};
+}
+
+void describe_cuda_device(BenchReport& report) {
+#ifdef SPMV_HAVE_CUDA
+  report.device = detail::cuda_device_info();
+  const std::size_t gib = std::size_t{1} << 30;
+  const std::size_t bytes =
+      std::max(std::min(gib, report.device->memory_bytes / 4), 4 * report.device->l2_bytes);
+  report.copy_bandwidth_gbs = detail::measure_copy_bandwidth_gbs(bytes);
+#else
+  (void)report;
+  throw Unavailable("the CUDA device cannot be described: CUDA is not in this build");
+#endif
+}
+
+std::string utc_timestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
 nlohmann::ordered_json bench_report_json(const BenchReport& r) {
-  const BenchSettings& s = r.settings;
-  nlohmann::ordered_json device = nullptr;
-  if (r.device)
-    device = {{"name", r.device->name},
-              {"multiprocessors", r.device->multiprocessors},
-              {"l2_bytes", r.device->l2_bytes},
-              {"memory_bytes", r.device->memory_bytes},
-              {"cuda_runtime_version", cuda_version(r.device->runtime_version)},
-              {"cuda_driver_version", cuda_version(r.device->driver_version)},
-              {"cusparse_version", cusparse_version(r.device->cusparse_version)}};
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
-  for (const KernelMeasurement& row : r.results) {
-    const Comparison c = compare(r, row);
-    results.push_back({{"backend", to_string(row.backend)},
-                       {"kernel", row.kernel},
-                       {"format", row.format},
-                       {"params", row.params},
-                       {"status", row.status},
-                       {"message", row.message},
-                       {"analysis_seconds", row.analysis_seconds},
-                       {"build_seconds", row.build_seconds},
-                       {"upload_seconds", row.upload_seconds},
-                       {"setup_seconds", row.setup_seconds()},
-                       {"matrix_bytes", row.matrix_bytes},
-                       {"device_bytes", row.device_bytes},
-                       {"bytes_moved", row.bytes_moved},
-                       {"verified", row.max_relative_error.has_value()},
-                       {"max_relative_error", optional_json(row.max_relative_error)},
-                       {"median_ms", row.median_ms},
-                       {"times_ms", row.times_ms},
-                       {"gflops", row.gflops},
-                       {"gbs", row.gbs},
-                       {"percent_of_copy_bandwidth", optional_json(c.percent_of_copy_bandwidth)},
-                       {"speedup_vs_cusparse", optional_json(c.speedup_vs_cusparse)},
-                       {"payback_products", optional_json(c.payback_products)}});
-  }
-  return {
+  for (const KernelMeasurement& row : r.results) results.push_back(measurement_json(r, row));
+  nlohmann::ordered_json document = {
       {"matrix", {{"source", r.matrix_source}, {"rows", r.rows}, {"cols", r.cols}, {"nnz", r.nnz}}},
-      {"operation", to_string(s.operation)},
-      {"k", s.k},
-      {"layout", to_string(s.layout)},
-      {"alpha", s.alpha},
-      {"beta", s.beta},
       {"precision", r.precision},
-      {"explicit_transpose", s.explicit_transpose},
-      {"warmup", s.warmup},
-      {"runs", s.runs},
-      {"flush_caches", s.flush_caches},
-      {"backend", to_string(r.backend)},
-      {"host_threads", r.host_threads},
-      {"device", device},
-      {"copy_bandwidth_gbs", optional_json(r.copy_bandwidth_gbs)},
-      {"results", results}};
+      {"explicit_transpose", r.settings.explicit_transpose}};
+  const nlohmann::ordered_json settings = settings_json(r.settings);
+  for (const auto& [name, value] : settings.items()) document[name] = value;
+  document["backend"] = to_string(r.backend);
+  document["host_threads"] = r.host_threads;
+  document["device"] = device_json(r.device);
+  document["copy_bandwidth_gbs"] = optional_json(r.copy_bandwidth_gbs);
+  document["results"] = results;
+  return document;
 }
 
 }  // namespace spmv::cli

@@ -41,4 +41,20 @@ Comparison compare(const BenchReport& report, const KernelMeasurement& row);
 void print_bench_report(const BenchReport& report);
 nlohmann::ordered_json bench_report_json(const BenchReport& report);
 
+// Pieces of the JSON document, also written by `spmv suite`: the device
+// (null for host runs) and one row with its derived figures.
+nlohmann::ordered_json device_json(const std::optional<detail::DeviceInfo>& device);
+// The product and the timing: operation, k, layout, alpha, beta, warm-up,
+// runs, flushing, host-operand runs.
+nlohmann::ordered_json settings_json(const BenchSettings& settings);
+nlohmann::ordered_json measurement_json(const BenchReport& report, const KernelMeasurement& row);
+
+// Fills report.device and report.copy_bandwidth_gbs (device-to-device copy
+// of 1 GiB, a quarter of the memory on smaller devices, never less than 4x
+// the L2). Throws Unavailable in a build without CUDA.
+void describe_cuda_device(BenchReport& report);
+
+// The current time in UTC, e.g. "2026-11-22T03:04:05Z", for result files.
+std::string utc_timestamp();
+
 }  // namespace spmv::cli

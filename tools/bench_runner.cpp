@@ -4,6 +4,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <type_traits>
 
 #include "core/workbench.hpp"
 #include "spmv/error.hpp"
@@ -78,6 +79,58 @@ double median(std::vector<double> values) {
   return values.size() % 2 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
 }
 
+template <class T>
+void run_product(Operator<T>& op, const BenchSettings& s, const T* x, T* y) {
+  const T alpha = static_cast<T>(s.alpha), beta = static_cast<T>(s.beta);
+  switch (s.operation) {
+    case BenchOperation::spmv: op.apply(x, y, alpha, beta); break;
+    case BenchOperation::spmv_transposed: op.apply_transposed(x, y, alpha, beta); break;
+    case BenchOperation::spmm: op.spmm(x, y, s.k, s.layout, alpha, beta); break;
+  }
+}
+
+// Compares a result with the reference and records the error; a wrong result
+// marks the row FAILED and returns false.
+template <class T>
+bool accept_result(const BenchProblem<T>& problem, const std::vector<T>& result,
+                   KernelMeasurement& m) {
+  const VerifyResult check = verify(result.data(), problem.reference.data(), problem.scale.data(),
+                                    result.size(), problem.tolerance_factor);
+  m.max_relative_error = std::max(m.max_relative_error.value_or(0.0), check.max_relative_error);
+  if (check.ok) return true;
+  m.status = "FAILED";
+  m.message = "wrong result: " + check.message;
+  return false;
+}
+
+// The product on host operands (BenchSettings::host_operand_runs), timed by
+// the host clock around the whole call; its first result is verified too.
+template <class T>
+bool measure_host_operands(const BenchProblem<T>& problem, Operator<T>& op, KernelMeasurement& m) {
+  const BenchSettings& s = problem.settings;
+  const std::vector<double> caller_input(problem.input.begin(), problem.input.end());
+  std::vector<T> converted_input(caller_input.size());
+  std::vector<T> output = problem.initial_output;
+  std::vector<double> transfer_ms;
+  const std::function<void()> product = [&] {
+    const T* x = nullptr;
+    if constexpr (std::is_same_v<T, double>) {
+      x = caller_input.data();
+    } else {
+      std::copy(caller_input.begin(), caller_input.end(), converted_input.begin());
+      x = converted_input.data();
+    }
+    run_product(op, s, x, output.data());
+    transfer_ms.push_back(op.last_transfer_seconds() * 1e3);
+  };
+  product();
+  if (!accept_result(problem, output, m)) return false;
+  const auto host_clock = detail::make_host_workbench<T>(0, 0);
+  m.host_operand_ms = median(host_clock->time(product, 0, s.host_operand_runs, false));
+  m.host_transfer_ms = median(transfer_ms);
+  return true;
+}
+
 }  // namespace
 
 template <class T>
@@ -123,7 +176,7 @@ KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend
 
   PlanOptions options;
   options.backend = backend;
-  options.kernel = kernel;
+  options.kernel = kernel == auto_kernel ? std::string() : kernel;
   options.explicit_transpose = s.explicit_transpose;
   options.spmv_only = s.operation == BenchOperation::spmv;  // no fallback copy of A needed
   std::unique_ptr<Operator<T>> op;
@@ -139,6 +192,7 @@ KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend
     return m;
   }
   const OperatorDescription d = op->describe();
+  m.chosen_kernel = d.kernel;
   m.format = d.format;
   m.params = d.params;
   m.analysis_seconds = d.analysis_seconds;
@@ -156,25 +210,11 @@ KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend
     bench->set_output(problem.initial_output);
     const T* x = bench->input();
     T* y = bench->output_pointer();
-    const T alpha = static_cast<T>(s.alpha), beta = static_cast<T>(s.beta);
-    const std::function<void()> product = [&] {
-      switch (s.operation) {
-        case BenchOperation::spmv: op->apply(x, y, alpha, beta); break;
-        case BenchOperation::spmv_transposed: op->apply_transposed(x, y, alpha, beta); break;
-        case BenchOperation::spmm: op->spmm(x, y, s.k, s.layout, alpha, beta); break;
-      }
-    };
+    const std::function<void()> product = [&] { run_product(*op, s, x, y); };
     product();
-    const std::vector<T> result = bench->output();
-    const VerifyResult check = verify(result.data(), problem.reference.data(), problem.scale.data(),
-                                      result.size(), problem.tolerance_factor);
-    m.max_relative_error = check.max_relative_error;
-    if (!check.ok) {
-      m.status = "FAILED";
-      m.message = "wrong result: " + check.message;
-      return m;
-    }
+    if (!accept_result(problem, bench->output(), m)) return m;
     m.times_ms = bench->time(product, s.warmup, s.runs, s.flush_caches);
+    if (s.host_operand_runs > 0 && !measure_host_operands(problem, *op, m)) return m;
   } catch (const DeviceError& e) {
     m.status = "FAILED";
     m.message = e.what();

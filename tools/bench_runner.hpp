@@ -27,12 +27,21 @@ struct BenchSettings {
   int runs = 30;
   bool flush_caches = true;
   bool explicit_transpose = false;
+  // Also time the product on host operands the thesis's way (El Zein 2009,
+  // 4.3.3): the caller's x, held in double, converted to the value type
+  // (f32 only), copied in, multiplied, the result copied out. This many
+  // timed runs after one warm-up; 0 skips it.
+  int host_operand_runs = 0;
 };
+
+// measure_kernel's name for the backend's own choice (plan() with no kernel).
+inline constexpr const char* auto_kernel = "auto";
 
 // One row of the report.
 struct KernelMeasurement {
   Backend backend = Backend::cpu;
   std::string kernel;
+  std::string chosen_kernel;  // what plan() ran: the default's choice for "auto"
   std::string format;
   KernelParams params;
   std::string
@@ -51,6 +60,10 @@ struct KernelMeasurement {
   double median_ms = 0;
   double gflops = 0;
   double gbs = 0;
+  // Host operands (BenchSettings::host_operand_runs): median wall time of the
+  // whole call, and the median copy time the operator reported within it.
+  std::optional<double> host_operand_ms;
+  std::optional<double> host_transfer_ms;
 
   bool ok() const { return status == "ok"; }
   double setup_seconds() const { return analysis_seconds + build_seconds + upload_seconds; }

@@ -14,7 +14,8 @@ int main(int argc, char** argv) {
   CLI::App app{"spmv: sparse matrix-vector (SpMV) and sparse-dense (SpMM) products"};
   app.require_subcommand(1);
   const Command commands[] = {add_info_command(app), add_gen_command(app), add_convert_command(app),
-                              add_kernels_command(app), add_bench_command(app)};
+                              add_kernels_command(app), add_bench_command(app),
+                              add_suite_command(app),   add_micro_command(app)};
 
   // CLI11 would call an unknown command a missing one; name it instead.
   const auto is_command = [&](const char* name) {
@@ -23,7 +24,8 @@ int main(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
     print_error_line(std::string("unknown command '") + argv[1] +
-                     "' (commands: info, gen, convert, kernels, bench; see 'spmv --help')");
+                     "' (commands: info, gen, convert, kernels, bench, suite, micro; see "
+                     "'spmv --help')");
     return exit_bad_input;
   }
   try {

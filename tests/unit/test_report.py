@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Tests bench/report.py on a small synthetic results folder whose figures are
+known: the speed-ups, geometric means, ideal-vs-chosen shares, failures and
+crossover it must report, the plots it must draw and the notes it must keep.
+Exits 77 (CTest: skipped) when matplotlib is missing."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+try:
+    import matplotlib  # noqa: F401
+except ImportError:
+    print("matplotlib is not installed: report.py cannot draw its plots; skipped")
+    sys.exit(77)
+
+REPORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "report.py")
+DEVICE = {"name": "NVIDIA TestGPU", "multiprocessors": 132, "l2_bytes": 62914560,
+          "memory_bytes": 150 * 2**30, "cuda_runtime_version": "13.0",
+          "cuda_driver_version": "13.0", "cusparse_version": "12.6.3"}
+
+
+def line(set_name, matrix, precision, backend, kernel, ms, chosen=None, status="ok",
+         in_cache=False, message=""):
+    rate = 1.0 / ms if ms else 0.0
+    return {"time": "2026-11-20T10:00:00Z", "set": set_name,
+            "matrix": {"name": matrix, "source": matrix + ".mtx.gz", "copies": 1, "rows": 1000,
+                       "cols": 1000, "nnz": 10000, "mean_row_length": 10.0, "row_length_std": 1.0,
+                       "max_row_length": 12, "product_bytes": 136004, "cache_bytes": 62914560,
+                       "in_cache": in_cache},
+            "precision": precision, "operation": "spmv", "k": 1, "layout": "row-major",
+            "alpha": 1.0, "beta": 0.0, "warmup": 3, "runs": 30, "flush_caches": True,
+            "host_operand_runs": 5, "backend": backend, "kernel": kernel,
+            "chosen_kernel": chosen or kernel, "format": "csr", "params": {}, "status": status,
+            "message": message, "median_ms": ms, "gflops": 200 * rate, "gbs": 1360 * rate,
+            "percent_of_copy_bandwidth": 100 * 1360 * rate / 4000.0 if ms else None,
+            "verified": status != "skipped",
+            "host_operand_ms": ms + 1.0, "host_transfer_ms": 0.9,
+            "host_operand_gflops": 0.02 / (ms + 1.0), "device": DEVICE,
+            "copy_bandwidth_gbs": 4000.0, "host_threads": 16}
+
+
+def synthetic_lines():
+    return [
+        # real/A f64: best ours csr-merge 1.0 ms, best cuSPARSE 2.0 ms: 2.00x;
+        # auto chose csr-vector at 1.5 ms: 67% of the ideal.
+        line("real", "A", "f64", "cusparse", "cusparse-csr-alg1", 2.0, in_cache=True),
+        line("real", "A", "f64", "cusparse", "cusparse-coo", 3.0, in_cache=True),
+        line("real", "A", "f64", "cuda", "auto", 1.5, chosen="csr-vector", in_cache=True),
+        line("real", "A", "f64", "cuda", "csr-vector", 1.5, in_cache=True),
+        line("real", "A", "f64", "cuda", "csr-merge", 1.0, in_cache=True),
+        # real/A f32: 2.00x, auto is the ideal.
+        line("real", "A", "f32", "cusparse", "cusparse-csr-alg1", 1.0, in_cache=True),
+        line("real", "A", "f32", "cuda", "auto", 0.5, chosen="csr-merge", in_cache=True),
+        line("real", "A", "f32", "cuda", "csr-merge", 0.5, in_cache=True),
+        # family/F f64: cuSPARSE wins, 0.80x; ell failed verification.
+        line("family", "F", "f64", "cusparse", "cusparse-csr-alg1", 4.0),
+        line("family", "F", "f64", "cuda", "auto", 5.0, chosen="csr-vector"),
+        line("family", "F", "f64", "cuda", "csr-vector", 5.0),
+        line("family", "F", "f64", "cuda", "csr-merge", 8.0),
+        line("family", "F", "f64", "cuda", "ell", 0.0, status="FAILED",
+             message="wrong result: row 3 differs"),
+        # family/F f32: 2.00x.
+        line("family", "F", "f32", "cusparse", "cusparse-csr-alg1", 2.0),
+        line("family", "F", "f32", "cuda", "auto", 1.0, chosen="csr-merge"),
+        line("family", "F", "f32", "cuda", "csr-merge", 1.0),
+    ]
+
+
+def crossover_row(precision, density, kernel, backend, ms):
+    return {"precision": precision, "density": density, "per_row": int(density * 100),
+            "nnz": int(density * 10000), "backend": backend, "kernel": kernel,
+            "chosen_kernel": kernel, "status": "ok", "median_ms": ms, "gflops": 1.0}
+
+
+MICRO = {
+    "time": "2026-11-20T09:00:00Z", "device": DEVICE, "copy_bandwidth_gbs": 4000.0, "runs": 10,
+    "buffer_bytes": 503316480,
+    "reads": [{"pattern": p, "floats_per_thread": 20, "threads_per_block": t, "load_bytes": b,
+               "path": path, "blocks": 1, "bytes": 1, "median_ms": 1.0,
+               "gbs": 1000.0 + t + b + (500 if p == "coalesced" else 0)}
+              for p in ["coalesced", "sequential"] for t in [32, 64] for b in [4, 8, 16]
+              for path in ["plain", "read-only"]],
+    "row_reads": [{"pattern": p, "row_floats": n, "bytes": 1, "median_ms": 1.0, "gbs": g}
+                  for p, n, g in [("coalesced", 1, 100), ("sequential", 1, 900),
+                                  ("coalesced", 64, 3000), ("sequential", 64, 1200)]],
+    "copies": [{"direction": d, "page_locked": l, "bytes": 1 << 20, "median_ms": 1.0,
+                "gbs": 20.0 if l else 8.0}
+               for d in ["host-to-device", "device-to-host"] for l in [False, True]],
+    "crossover": {"size": 100, "dense_kernel": "dense-cublas", "rows": [
+        crossover_row("f64", 0.01, "dense-cublas", "cuda", 1.0),
+        crossover_row("f64", 0.01, "csr-merge", "cuda", 0.1),
+        crossover_row("f64", 0.01, "cusparse-csr-alg1", "cusparse", 0.2),
+        crossover_row("f64", 0.5, "dense-cublas", "cuda", 1.0),
+        crossover_row("f64", 0.5, "csr-merge", "cuda", 1.5),
+    ]},
+}
+
+
+class ReportTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="spmv-report-test-")
+        results = os.path.join(cls.dir, "results")
+        os.makedirs(results)
+        with open(os.path.join(results, "results.jsonl"), "w") as f:
+            for entry in synthetic_lines():
+                f.write(json.dumps(entry) + "\n")
+            f.write('{"time": "cut short')  # an interrupted append: ignored
+        suite = {"status": "stopped by the time limit", "replicate_to": 4, "cache_bytes": 62914560,
+                 "units": [{"set": "replicated", "matrix": "A", "precision": "f64", "k": 1,
+                            "measured": False}]}
+        with open(os.path.join(results, "suite.json"), "w") as f:
+            json.dump(suite, f)
+        with open(os.path.join(results, "micro.json"), "w") as f:
+            json.dump(MICRO, f)
+        cls.notes = os.path.join(cls.dir, "notes.md")
+        with open(cls.notes, "w") as f:
+            f.write("## Hand-written\n\nKept as it is.\n")
+        cls.out = os.path.join(cls.dir, "docs", "benchmarks.md")
+        subprocess.run([sys.executable, REPORT, results, "--out", cls.out, "--notes", cls.notes],
+                       check=True, capture_output=True)
+        with open(cls.out) as f:
+            cls.text = f.read()
+        cls.summary = subprocess.run([sys.executable, REPORT, "--summary", results], check=True,
+                                     capture_output=True, text=True).stdout
+
+    def test_header_comes_from_the_data(self):
+        self.assertIn("# Benchmarks on NVIDIA TestGPU", self.text)
+        self.assertIn("CUDA runtime 13.0, driver 13.0, cuSPARSE 12.6.3", self.text)
+        self.assertIn("Measured 2026-11-20", self.text)
+
+    def test_speedups_and_geometric_means(self):
+        # % copy: 1360 GB/s at 1 ms against a copy bandwidth of 4000 GB/s is 34%.
+        self.assertIn("| A | 1000 | 10000 | 10.0 | in L2 | csr-merge | 34% | cusparse-csr-alg1 17% "
+                      "| 2.00x | csr-merge | 68% | cusparse-csr-alg1 34% | 2.00x |", self.text)
+        self.assertIn("| F | 1000 | 10000 | 10.0 | csr-vector | 7% | cusparse-csr-alg1 8% | 0.80x",
+                      self.text)
+        self.assertIn("f64: geometric-mean speed-up of the best kernel over the best cuSPARSE "
+                      "algorithm: 1.26x over 2 matrices; slowest 0.80x", self.summary)
+
+    def test_ideal_vs_chosen(self):
+        # real f64: ideal 1.0 ms, auto 1.5 ms.
+        self.assertIn("| Real matrices as they are | f64 | 1 | 67% | 67% | 0/1 | 0/1 |", self.text)
+        self.assertIn("| Real matrices as they are | f32 | 1 | 100% | 100% | 1/1 | 1/1 |", self.text)
+
+    def test_failures_coverage_and_notes(self):
+        self.assertIn("| family | F | f64 | cuda/ell | wrong result: row 3 differs |", self.text)
+        self.assertIn("Not measured (stopped by the time limit", self.text)
+        self.assertIn("replicated/A f64", self.text)
+        self.assertTrue(self.text.rstrip().endswith("Kept as it is."))
+
+    def test_micro_sections(self):
+        self.assertIn("Best coalesced: 1580 GB/s (40% of the copy bandwidth) with 16-byte plain "
+                      "loads, 64 threads per block", self.text)
+        self.assertIn("f64: dense is as fast as sparse from a density of 50% on.", self.text)
+        self.assertIn("| host-to-device | page-locked | 20.00 |", self.text)
+
+    def test_plots_are_pngs(self):
+        images = os.path.join(self.dir, "docs", "img")
+        for name in ["speedup_per_matrix.png", "bandwidth_vs_row_length.png",
+                     "best_kernel_per_matrix.png", "gflops_by_kernel.png", "ideal_vs_chosen.png",
+                     "micro_reads.png", "micro_rows.png", "micro_crossover.png"]:
+            with open(os.path.join(images, name), "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", name)
+            self.assertIn(f"(img/{name})", self.text)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -97,9 +97,7 @@ void write_libsvm(const std::string& path, const LabeledMatrix<T>& data) {
     out.real(data.labels[r]);
     for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
       out.character(' ');
-      out.integer(a.col_idx[k] + 1);
-      out.character(':');
-      out.real(a.values[k]);
+      out.index_and_value(a.col_idx[k] + 1, ':', a.values[k]);
     }
     out.character('\n');
   }

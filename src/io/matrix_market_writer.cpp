@@ -20,9 +20,7 @@ void write_matrix_market(const std::string& path, const Csr<T>& a) {
     for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
       out.integer(r + 1);
       out.character(' ');
-      out.integer(a.col_idx[k] + 1);
-      out.character(' ');
-      out.real(a.values[k]);
+      out.index_and_value(a.col_idx[k] + 1, ' ', a.values[k]);
       out.character('\n');
     }
   }

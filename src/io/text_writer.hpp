@@ -27,6 +27,13 @@ class TextWriter {
   void real(T value) {
     append_chars(value);
   }
+  // "index<separator>value": the pair both text formats write per entry.
+  template <class T>
+  void index_and_value(std::int64_t index, char separator, T value) {
+    integer(index);
+    character(separator);
+    real(value);
+  }
   void commit() {
     file_.write(buffer_);
     buffer_.clear();

@@ -1,5 +1,6 @@
 // The catalogue of CSR kernels of the cuda backend and the default choice.
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "cuda/csr_kernels.hpp"
@@ -12,13 +13,15 @@ int param_or(const KernelParams& params, const std::string& kernel, const std::s
   const auto found = params.find(name);
   if (found == params.end()) return fallback;
   const int value = found->second;
-  const bool ok = allowed.empty() ? value > 0
-                                  : std::find(allowed.begin(), allowed.end(), value) != allowed.end();
+  const bool ok = allowed.empty()
+                      ? value > 0
+                      : std::find(allowed.begin(), allowed.end(), value) != allowed.end();
   if (!ok) {
     std::string list;
     for (int a : allowed) list += (list.empty() ? "" : ", ") + std::to_string(a);
     throw InvalidArgument("kernel '" + kernel + "': " + name + "=" + std::to_string(value) +
-                          " is not allowed (" + (list.empty() ? "must be positive" : "one of " + list) + ")");
+                          " is not allowed (" +
+                          (list.empty() ? "must be positive" : "one of " + list) + ")");
   }
   return value;
 }
@@ -42,10 +45,11 @@ const std::vector<CsrKernelEntry<T>>& csr_kernel_registry() {
        make_csr_aligned<T>},
       {{"csr-vector-tuned", "csr", Backend::cuda,
         "csr-vector with the thesis's variants: load width, x path, rows per sub-warp, order",
-        "threads_per_row=1|2|4|8|16|32 vector_width=1|2|4 cached_x=0|1 rows_per_subwarp=1|2|4|8 "
-        "cyclic_rows=0|1 block_size=64..1024",
+        "threads_per_row=1|2|4|8|16|32 vector_width=1|2|4 cached_x=0|1 "
+        "rows_per_subwarp=1|2|4|8|16|32 cyclic_rows=0|1|2 block_size=64..1024",
         true, false},
-       {"threads_per_row", "vector_width", "cached_x", "rows_per_subwarp", "cyclic_rows", "block_size"},
+       {"threads_per_row", "vector_width", "cached_x", "rows_per_subwarp", "cyclic_rows",
+        "block_size"},
        make_csr_vector_tuned<T>},
       {{"csr-pcsr", "csr", Backend::cuda,
         "PCSR: products into a middle array, then per-row sums through shared memory",
@@ -68,21 +72,79 @@ const std::vector<CsrKernelEntry<T>>& csr_kernel_registry() {
 template const std::vector<CsrKernelEntry<float>>& csr_kernel_registry();
 template const std::vector<CsrKernelEntry<double>>& csr_kernel_registry();
 
+namespace {
+
+// Row-length and locality figures the default rule reads (one pass over row_ptr
+// and the first/last column of each row).
+struct RowProfile {
+  double mean_length = 0;
+  index_t longest = 0;
+  double empty_fraction = 0;
+  double mean_span = 0;  // mean of (last column - first column) over non-empty rows
+};
+
+template <class T>
+RowProfile row_profile(const Csr<T>& a) {
+  RowProfile p;
+  if (a.rows == 0) return p;
+  std::int64_t empty = 0;
+  double span_sum = 0;
+  for (index_t r = 0; r < a.rows; ++r) {
+    const index_t begin = a.row_ptr[r], end = a.row_ptr[r + 1];
+    p.longest = std::max(p.longest, end - begin);
+    if (begin == end)
+      ++empty;
+    else
+      span_sum += a.col_idx[end - 1] - a.col_idx[begin];
+  }
+  p.mean_length = static_cast<double>(a.nnz()) / a.rows;
+  p.empty_fraction = static_cast<double>(empty) / a.rows;
+  p.mean_span = empty < a.rows ? span_sum / static_cast<double>(a.rows - empty) : 0.0;
+  return p;
+}
+
+}  // namespace
+
+// Measured on an NVIDIA H200 with CUDA 13.0 (2026-11-22, the generated
+// families of scripts/bench-families.sh; docs/perf-notes.md has the tables):
+// - Irregular rows (the longest far above the mean) or long rows:
+//   csr-adaptive (few huge rows f64: 0.379 ms against 0.399 for csr-merge;
+//   wide LP rows: 0.369 against 0.373), except for fp64 matrices with many
+//   empty rows, where csr-merge is faster (R-MAT scale 22 f64: 0.594 against
+//   0.632; in fp32 csr-adaptive wins there, 0.522 against 0.583).
+// - Regular short rows whose columns stay near each other (stencils, block
+//   FEM: mean span of a row at most 2^18 columns): csr-vector-tuned with its
+//   blocks sweeping contiguous row ranges (cyclic_rows=2), 8 rows per
+//   sub-warp (27-point stencil f64: 0.328 ms, against 0.337 for 16 rows,
+//   0.360 for 32 and 0.378 for csr-merge). Rows of 16 or more: 4 entries per
+//   lane and load, lanes x 4 = the power of two at or above the mean length.
+//   Shorter rows: 2 entries per lane; fp64 takes a row in one step (7-point
+//   stencil: 4 lanes, 0.512 ms), fp32 in two with half the lanes (2 lanes,
+//   0.378 ms against 0.405 for 2 x 4 and 0.426 for 4 x 2).
+// - Regular rows of scattered columns (uniform random): csr-adaptive (f64
+//   0.570 ms against 0.582 for the vector kernel): both wait on x gathers
+//   from L2.
+// "Irregular" is the first rule's test, kept (it separates the families);
+// "many empty rows" is set between the families' 0% and R-MAT's 48%.
+constexpr double max_local_span = 1 << 18;
+constexpr double many_empty_rows = 0.1;
+constexpr int sweep_rows_per_subwarp = 8;
+
 template <class T>
 KernelChoice default_csr_kernel(const Csr<T>& a) {
-  // A first rule from row-length statistics, to be tuned by measurement.
-  // Irregular rows (the longest far above the mean: power-law, circuit, LP)
-  // or long rows go to csr-adaptive, whose row blocks hold about the same
-  // number of entries whatever the row lengths. Regular short rows go to
-  // csr-vector with a sub-warp of the power of two nearest below the mean
-  // row length, so that most lanes have work (Bell & Garland).
-  const double mean = a.rows ? static_cast<double>(a.nnz()) / a.rows : 0.0;
-  index_t longest = 0;
-  for (index_t r = 0; r < a.rows; ++r) longest = std::max(longest, a.row_ptr[r + 1] - a.row_ptr[r]);
-  if (longest > 4 * mean + 32 || mean > 64) return {"csr-adaptive", {}};
-  int lanes = 2;
-  while (lanes < 32 && 2.0 * lanes <= mean) lanes *= 2;
-  return {"csr-vector", {{"threads_per_row", lanes}}};
+  const RowProfile p = row_profile(a);
+  const bool irregular = p.longest > 4 * p.mean_length + 32 || p.mean_length > 64;
+  if (irregular && p.empty_fraction > many_empty_rows && sizeof(T) == 8) return {"csr-merge", {}};
+  if (irregular || p.mean_span > max_local_span) return {"csr-adaptive", {}};
+  const int width = p.mean_length >= 16 ? 4 : p.mean_length >= 2 ? 2 : 1;
+  const double entries_per_step = sizeof(T) == 4 && width == 2 ? p.mean_length / 2 : p.mean_length;
+  int lanes = 1;
+  while (lanes < 32 && lanes * width < entries_per_step) lanes *= 2;
+  return {"csr-vector-tuned",
+          {{"threads_per_row", lanes},
+           {"vector_width", width},
+           {"cyclic_rows", 2},
+           {"rows_per_subwarp", sweep_rows_per_subwarp}}};
 }
 template KernelChoice default_csr_kernel(const Csr<float>&);
 template KernelChoice default_csr_kernel(const Csr<double>&);

@@ -9,8 +9,10 @@
 // rounded down to that width so that loads are aligned); x through the
 // read-only cache (cached_x=1, the texture path of the thesis) or plain
 // loads; each sub-warp multiplies rows_per_subwarp rows, blocked
-// (consecutive) or cyclic (strided by the sub-warp count); block_size
-// threads per block. Matrix arrays are streamed evict-first; a shuffle
+// (consecutive, cyclic_rows=0), cyclic (strided by the sub-warp count,
+// cyclic_rows=1) or swept by its block (cyclic over the sub-warps of a block
+// that owns a contiguous range of rows, cyclic_rows=2); block_size threads
+// per block. Matrix arrays are streamed evict-first; a shuffle
 // reduction combines a row's lanes and the first lane writes y.
 #include "cuda/csr_kernels.hpp"
 #include "cuda/csr_subwarp_rows.hpp"
@@ -38,7 +40,7 @@ class CsrVectorTuned final : public CsrAlgorithm<T> {
             {"vector_width", config_.vector_width},
             {"cached_x", config_.cached_x ? 1 : 0},
             {"rows_per_subwarp", config_.rows_per_subwarp},
-            {"cyclic_rows", config_.cyclic_rows ? 1 : 0},
+            {"cyclic_rows", static_cast<int>(config_.row_order)},
             {"block_size", config_.block_size}};
   }
 
@@ -56,8 +58,8 @@ std::unique_ptr<CsrAlgorithm<T>> make_csr_vector_tuned(const KernelParams& param
   config.vector_width = param_or(params, name, "vector_width", 4, {1, 2, 4});
   config.alignment = config.vector_width;
   config.cached_x = param_or(params, name, "cached_x", 1, {0, 1}) == 1;
-  config.rows_per_subwarp = param_or(params, name, "rows_per_subwarp", 1, {1, 2, 4, 8});
-  config.cyclic_rows = param_or(params, name, "cyclic_rows", 0, {0, 1}) == 1;
+  config.rows_per_subwarp = param_or(params, name, "rows_per_subwarp", 1, {1, 2, 4, 8, 16, 32});
+  config.row_order = static_cast<RowOrder>(param_or(params, name, "cyclic_rows", 0, {0, 1, 2}));
   config.block_size = param_or(params, name, "block_size", 256, {64, 128, 256, 512, 1024});
   return std::make_unique<CsrVectorTuned<T>>(config);
 }

@@ -29,7 +29,10 @@ const std::map<std::string, std::vector<KernelParams>>& kernel_variants() {
         {{"threads_per_row", 2}, {"vector_width", 2}, {"cached_x", 0}},
         {{"threads_per_row", 8}, {"rows_per_subwarp", 4}, {"cyclic_rows", 1}},
         {{"threads_per_row", 16}, {"rows_per_subwarp", 8}, {"block_size", 1024}},
-        {{"threads_per_row", 32}, {"vector_width", 1}, {"rows_per_subwarp", 2}, {"block_size", 64}}}},
+        {{"threads_per_row", 32}, {"vector_width", 1}, {"rows_per_subwarp", 2}, {"block_size", 64}},
+        // Blocks sweeping row ranges: the last block's range runs past the last row.
+        {{"threads_per_row", 4}, {"vector_width", 2}, {"cyclic_rows", 2}, {"rows_per_subwarp", 8}},
+        {{"threads_per_row", 32}, {"cyclic_rows", 2}, {"rows_per_subwarp", 32}, {"block_size", 128}}}},
       // block_size 64: tiles of 256 products, so long rows span many tiles.
       {"csr-pcsr", {{{"block_size", 64}}, {{"block_size", 512}}}},
       {"csr-merge",

@@ -30,7 +30,10 @@ struct KernelInfo {
   std::string summary;      // one line
   std::string params;       // accepted parameters and ranges, e.g. "threads_per_row=2|4|8|16|32"
   bool transposed = false;  // implements apply_transposed without building A^T
-  bool spmm = false;        // implements spmm natively (others fall back to k SpMVs)
+  bool spmm = false;        // implements spmm natively (see PlanOptions::kernel for the rest)
+  // An SpMM kernel (names "spmm-*", "cusparse-spmm-*"): spmm() runs it, and
+  // apply() and apply_transposed() run the backend's default SpMV kernel.
+  bool spmm_only = false;
 };
 
 // Every kernel of this build (CUDA kernels are listed only in CUDA builds).
@@ -38,8 +41,15 @@ std::vector<KernelInfo> kernel_catalogue();
 
 struct PlanOptions {
   Backend backend = Backend::cpu;
-  std::string kernel;     // empty: the backend's default choice
-  KernelParams params;    // overrides of the kernel's parameters
+  // Empty: the backend's default choice. An SpMV kernel: apply() runs it and
+  // spmm() the backend's default SpMM (cuda: spmm-fastspmm for k <= 8 on
+  // matrices whose ELLPACK-R copy costs at most 1.25x their CSR bytes, kept
+  // beside the CSR unless spmv_only; spmm-csr-vec otherwise; other backends
+  // compute SpMM with their SpMV kernel's format). An SpMM kernel
+  // (KernelInfo::spmm_only): spmm() runs it and apply() the default SpMV
+  // kernel; `params` are then the SpMM kernel's. `spmv kernels` lists both.
+  std::string kernel;
+  KernelParams params;    // overrides of the named kernel's parameters
   // apply_transposed: true builds A^T once (more memory, fastest); false uses
   // the kernel's transposed product without storing A^T.
   bool explicit_transpose = false;

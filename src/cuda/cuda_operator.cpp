@@ -3,10 +3,10 @@
 #include <optional>
 
 #include "core/backends.hpp"
-#include "cuda/csr_spmm.hpp"
 #include "cuda/csr_transposed.hpp"
 #include "cuda/device_csr.hpp"
 #include "cuda/format_kernel.hpp"
+#include "cuda/spmm_algorithm.hpp"
 #include "cuda/staged_operator.hpp"
 #include "spmv/error.hpp"
 
@@ -37,6 +37,7 @@ const FormatKernelEntry<T>* find_format_kernel(const std::string& name) {
   std::string list;
   for (const auto& entry : csr_kernel_registry<double>()) list += (list.empty() ? "" : ", ") + entry.info.name;
   for (const auto& entry : format_kernel_registry<double>()) list += ", " + entry.info.name;
+  for (const auto& entry : spmm_kernel_registry<double>()) list += ", " + entry.info.name;
   throw InvalidArgument("unknown cuda kernel '" + name + "' (cuda kernels: " + list + ")");
 }
 
@@ -55,14 +56,18 @@ struct PreparedCsr {
 
 // The cuda backend's operator. The product runs either a CSR algorithm on a
 // device CSR or a format kernel; a format kernel's operator also keeps a
-// device CSR (unless spmv_only) for the transposed product and SpMM.
+// device CSR (unless spmv_only) for the transposed product and SpMM. SpMM
+// runs the SpMM kernel the plan names, else the default one.
 template <class T>
 class CudaOperator final : public StagedOperator<T> {
  public:
   CudaOperator(const Csr<T>& a, const PlanOptions& options) : StagedOperator<T>(a.rows, a.cols) {
     const auto analysis_start = clock_type::now();
+    const SpmmKernelEntry<T>* spmm_entry = find_spmm_kernel<T>(options.kernel);
     KernelChoice choice{options.kernel, options.params};
-    if (choice.name.empty()) {
+    if (spmm_entry) {
+      choice = default_csr_kernel(a);  // the parameters are the SpMM kernel's
+    } else if (choice.name.empty()) {
       choice = default_csr_kernel(a);
       for (const auto& [name, value] : options.params) choice.params[name] = value;
     }
@@ -91,15 +96,24 @@ class CudaOperator final : public StagedOperator<T> {
       description_.matrix_bytes = format_->matrix_bytes();
       description_.build_seconds = format_->build_seconds();
     }
+    if (spmm_entry) {
+      check_param_names(spmm_entry->info.name, options.params, spmm_entry->param_names);
+      spmm_ = spmm_entry->make({a, csr_->matrix.view()}, options.params);
+    } else if (csr_) {
+      spmm_ = make_default_spmm<T>({a, csr_->matrix.view()}, !options.spmv_only);
+    }
+    if (spmm_) description_.build_seconds += spmm_->build_seconds();
     SPMV_CUDA_CHECK(cudaDeviceSynchronize());
     description_.upload_seconds = seconds_since(upload_start) - description_.build_seconds;
 
     description_.backend = Backend::cuda;
     description_.format = info.format;
     description_.kernel = info.name;
+    if (spmm_entry) describe_spmm_kernel(spmm_entry->info);
     description_.device_bytes = (csr_ ? csr_->bytes() : 0) + (transposed_csr_ ? transposed_csr_->bytes() : 0) +
                                 (format_ ? format_->device_bytes() : 0) +
-                                (transposed_format_ ? transposed_format_->device_bytes() : 0);
+                                (transposed_format_ ? transposed_format_->device_bytes() : 0) +
+                                (spmm_ ? spmm_->device_bytes() : 0);
   }
 
   OperatorDescription describe() const override { return description_; }
@@ -120,10 +134,20 @@ class CudaOperator final : public StagedOperator<T> {
       spmv_transposed_atomic(fallback_csr("apply_transposed").matrix.view(), x, y, alpha, beta, nullptr);
   }
   void device_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
-    spmm_csr_rowwise(fallback_csr("spmm").matrix.view(), b, c, k, layout, alpha, beta, nullptr);
+    fallback_csr("spmm");  // throws when planned with spmv_only
+    spmm_->spmm(b, c, k, layout, alpha, beta, nullptr);
   }
 
  private:
+  // An operator planned for an SpMM kernel describes that kernel: its
+  // format, parameters and matrix bytes are those of the product it times.
+  void describe_spmm_kernel(const KernelInfo& info) {
+    description_.format = info.format;
+    description_.kernel = info.name;
+    description_.params = spmm_->params();
+    description_.matrix_bytes = spmm_->matrix_bytes();
+  }
+
   const PreparedCsr<T>& fallback_csr(const char* operation) const {
     if (!csr_)
       throw Unavailable(std::string(operation) + " is not available: the operator for kernel '" +
@@ -135,6 +159,7 @@ class CudaOperator final : public StagedOperator<T> {
   std::optional<PreparedCsr<T>> transposed_csr_;
   std::unique_ptr<FormatKernel<T>> format_;
   std::unique_ptr<FormatKernel<T>> transposed_format_;
+  std::unique_ptr<SpmmAlgorithm<T>> spmm_;  // present with csr_
   OperatorDescription description_;
 };
 
@@ -151,6 +176,7 @@ std::vector<KernelInfo> cuda_kernels() {
   std::vector<KernelInfo> kernels;
   for (const auto& entry : csr_kernel_registry<double>()) kernels.push_back(entry.info);
   for (const auto& entry : format_kernel_registry<double>()) kernels.push_back(entry.info);
+  for (const auto& entry : spmm_kernel_registry<double>()) kernels.push_back(entry.info);
   const std::vector<KernelInfo> vendor = cusparse_kernels();
   kernels.insert(kernels.end(), vendor.begin(), vendor.end());
   return kernels;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
+
+#include "spmv/error.hpp"
 
 namespace spmv::detail {
 
@@ -69,6 +72,7 @@ void StagedOperator<T>::apply_transposed(const T* x, T* y, T alpha, T beta) {
 
 template <class T>
 void StagedOperator<T>::spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) {
+  if (k < 0) throw InvalidArgument("spmm: k must not be negative (got " + std::to_string(k) + ")");
   const std::size_t b_size = static_cast<std::size_t>(this->cols()) * k;
   const std::size_t c_size = static_cast<std::size_t>(this->rows()) * k;
   if (!is_device_pointer(b) && spmm_input_stage_.size() < b_size)

@@ -3,9 +3,13 @@
 //
 // Kernels: cusparse-csr-alg1 (CUSPARSE_SPMV_CSR_ALG1, with the SpMV
 // preprocessing step), cusparse-csr-alg2 (CUSPARSE_SPMV_CSR_ALG2,
-// deterministic), cusparse-coo (CUSPARSE_SPMV_COO_ALG1 on a COO copy).
+// deterministic), cusparse-coo (CUSPARSE_SPMV_COO_ALG1 on a COO copy); their
+// SpMM is CUSPARSE_SPMM_ALG_DEFAULT. The SpMM kernels cusparse-spmm-alg1/2/3
+// run CUSPARSE_SPMM_CSR_ALG1/2/3 (their SpMV: CUSPARSE_SPMV_ALG_DEFAULT); a
+// layout an algorithm refuses is reported as Unavailable.
 // Workspace buffers are sized and allocated at plan time; SpMM sizes its
-// buffer on first use for each k (cuSPARSE asks for it per shape).
+// buffer, and runs cuSPARSE's SpMM preprocessing (ALG1, ALG3), on the first
+// call with each shape and operands (cuSPARSE asks for them per shape).
 #include <chrono>
 #include <string>
 
@@ -19,7 +23,7 @@ namespace spmv::detail {
 
 namespace {
 
-enum class CusparseKernel { csr_alg1, csr_alg2, coo };
+enum class CusparseKernel { csr_alg1, csr_alg2, coo, spmm_alg1, spmm_alg2, spmm_alg3 };
 
 struct CusparseKernelEntry {
   CusparseKernel kind;
@@ -36,6 +40,15 @@ const std::vector<CusparseKernelEntry>& cusparse_registry() {
         "cuSPARSE SpMV, CSR ALG2 (deterministic)", "", true, true}},
       {CusparseKernel::coo,
        {"cusparse-coo", "coo", Backend::cusparse, "cuSPARSE SpMV, COO ALG1", "", true, true}},
+      {CusparseKernel::spmm_alg1,
+       {"cusparse-spmm-alg1", "csr", Backend::cusparse, "cuSPARSE SpMM, CSR ALG1 (preprocessed)",
+        "", true, true, true}},
+      {CusparseKernel::spmm_alg2,
+       {"cusparse-spmm-alg2", "csr", Backend::cusparse, "cuSPARSE SpMM, CSR ALG2", "", true, true,
+        true}},
+      {CusparseKernel::spmm_alg3,
+       {"cusparse-spmm-alg3", "csr", Backend::cusparse, "cuSPARSE SpMM, CSR ALG3 (preprocessed)",
+        "", true, true, true}},
   };
   return registry;
 }
@@ -77,6 +90,8 @@ class CusparseOperator final : public StagedOperator<T> {
     cusparseDestroyDnVec(y_);
     cusparseDestroyDnVec(xt_);
     cusparseDestroyDnVec(yt_);
+    if (spmm_shape_.b_descr) cusparseDestroyDnMat(spmm_shape_.b_descr);
+    if (spmm_shape_.c_descr) cusparseDestroyDnMat(spmm_shape_.c_descr);
     cusparseDestroySpMat(descr_);
     cusparseDestroy(handle_);
   }
@@ -96,28 +111,60 @@ class CusparseOperator final : public StagedOperator<T> {
       scale_vector(c, static_cast<std::size_t>(this->rows()) * k, beta, nullptr);
       return;
     }
-    const cusparseOrder_t order = layout == Layout::row_major ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL;
-    const index_t rows = this->rows(), cols = this->cols();
-    cusparseDnMatDescr_t b_descr, c_descr;
-    SPMV_CUSPARSE_CHECK(cusparseCreateDnMat(&b_descr, cols, k, layout == Layout::row_major ? k : cols,
-                                            const_cast<T*>(b), value_type<T>(), order));
-    SPMV_CUSPARSE_CHECK(cusparseCreateDnMat(&c_descr, rows, k, layout == Layout::row_major ? k : rows,
-                                            c, value_type<T>(), order));
-    std::size_t bytes = 0;
-    SPMV_CUSPARSE_CHECK(cusparseSpMM_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                                CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, descr_,
-                                                b_descr, &beta, c_descr, value_type<T>(),
-                                                CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
-    if (spmm_buffer_.size() < bytes) spmm_buffer_ = DeviceBuffer<char>(bytes, "cuSPARSE SpMM workspace");
+    if (spmm_shape_.k != k || spmm_shape_.layout != layout || spmm_shape_.b != b ||
+        spmm_shape_.c != c)
+      prepare_spmm(b, c, k, layout, alpha, beta);
     SPMV_CUSPARSE_CHECK(cusparseSpMM(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                     CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, descr_, b_descr, &beta,
-                                     c_descr, value_type<T>(), CUSPARSE_SPMM_ALG_DEFAULT,
-                                     spmm_buffer_.data()));
-    cusparseDestroyDnMat(b_descr);
-    cusparseDestroyDnMat(c_descr);
+                                     CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, descr_,
+                                     spmm_shape_.b_descr, &beta, spmm_shape_.c_descr,
+                                     value_type<T>(), spmm_algorithm(), spmm_buffer_.data()));
   }
 
  private:
+  // Dense descriptors, workspace and preprocessing for one SpMM shape and
+  // pair of operands.
+  void prepare_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) {
+    if (spmm_shape_.b_descr) cusparseDestroyDnMat(spmm_shape_.b_descr);
+    if (spmm_shape_.c_descr) cusparseDestroyDnMat(spmm_shape_.c_descr);
+    spmm_shape_ = {};
+    const bool row_major = layout == Layout::row_major;
+    const cusparseOrder_t order = row_major ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL;
+    const index_t rows = this->rows(), cols = this->cols();
+    cusparseDnMatDescr_t b_descr, c_descr;
+    SPMV_CUSPARSE_CHECK(cusparseCreateDnMat(&b_descr, cols, k, row_major ? k : cols,
+                                            const_cast<T*>(b), value_type<T>(), order));
+    spmm_shape_.b_descr = b_descr;
+    SPMV_CUSPARSE_CHECK(cusparseCreateDnMat(&c_descr, rows, k, row_major ? k : rows, c,
+                                            value_type<T>(), order));
+    spmm_shape_.c_descr = c_descr;
+    std::size_t bytes = 0;
+    const cusparseStatus_t status = cusparseSpMM_bufferSize(
+        handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, descr_,
+        b_descr, &beta, c_descr, value_type<T>(), spmm_algorithm(), &bytes);
+    if (status == CUSPARSE_STATUS_NOT_SUPPORTED || status == CUSPARSE_STATUS_INVALID_VALUE)
+      throw Unavailable(description_.kernel + " does not take " + to_string(layout) +
+                        " B and C (cuSPARSE: " + cusparseGetErrorString(status) + ")");
+    SPMV_CUSPARSE_CHECK(status);
+    if (spmm_buffer_.size() < bytes) spmm_buffer_ = DeviceBuffer<char>(bytes, "cuSPARSE SpMM workspace");
+    if (kind_ == CusparseKernel::spmm_alg1 || kind_ == CusparseKernel::spmm_alg3)
+      SPMV_CUSPARSE_CHECK(cusparseSpMM_preprocess(
+          handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
+          descr_, b_descr, &beta, c_descr, value_type<T>(), spmm_algorithm(), spmm_buffer_.data()));
+    spmm_shape_.k = k;
+    spmm_shape_.layout = layout;
+    spmm_shape_.b = b;
+    spmm_shape_.c = c;
+  }
+
+  cusparseSpMMAlg_t spmm_algorithm() const {
+    switch (kind_) {
+      case CusparseKernel::spmm_alg1: return CUSPARSE_SPMM_CSR_ALG1;
+      case CusparseKernel::spmm_alg2: return CUSPARSE_SPMM_CSR_ALG2;
+      case CusparseKernel::spmm_alg3: return CUSPARSE_SPMM_CSR_ALG3;
+      default: return CUSPARSE_SPMM_ALG_DEFAULT;
+    }
+  }
+
   void create_descriptors(const Csr<T>& a) {
     SPMV_CUSPARSE_CHECK(cusparseCreate(&handle_));
     if (kind_ == CusparseKernel::coo) {
@@ -155,8 +202,8 @@ class CusparseOperator final : public StagedOperator<T> {
       case CusparseKernel::csr_alg1: return CUSPARSE_SPMV_CSR_ALG1;
       case CusparseKernel::csr_alg2: return CUSPARSE_SPMV_CSR_ALG2;
       case CusparseKernel::coo: return CUSPARSE_SPMV_COO_ALG1;
+      default: return CUSPARSE_SPMV_ALG_DEFAULT;
     }
-    return CUSPARSE_SPMV_ALG_DEFAULT;
   }
 
   DeviceBuffer<char> workspace(cusparseOperation_t op, cusparseDnVecDescr_t x,
@@ -194,6 +241,14 @@ class CusparseOperator final : public StagedOperator<T> {
   DeviceBuffer<char> buffer_;
   DeviceBuffer<char> transposed_buffer_;
   DeviceBuffer<char> spmm_buffer_;
+  struct SpmmShape {
+    index_t k = -1;  // none prepared yet
+    Layout layout = Layout::row_major;
+    const T* b = nullptr;
+    T* c = nullptr;
+    cusparseDnMatDescr_t b_descr = nullptr;
+    cusparseDnMatDescr_t c_descr = nullptr;
+  } spmm_shape_;
   OperatorDescription description_;
 };
 

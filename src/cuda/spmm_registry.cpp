@@ -1,0 +1,99 @@
+// The catalogue of SpMM kernels of the cuda backend and the default SpMM.
+#include "cuda/format_kernels.hpp"
+#include "cuda/spmm_algorithm.hpp"
+#include "formats/format_common.hpp"
+
+namespace spmv::detail {
+
+namespace {
+KernelInfo spmm_info(const char* name, const char* format, const char* summary,
+                     const char* params) {
+  KernelInfo info{name, format, Backend::cuda, summary, params, true, true};
+  info.spmm_only = true;
+  return info;
+}
+}  // namespace
+
+template <class T>
+const std::vector<SpmmKernelEntry<T>>& spmm_kernel_registry() {
+  static const std::vector<SpmmKernelEntry<T>> registry = {
+      {spmm_info("spmm-csr-vec", "csr",
+                 "CSR SpMM, a lane group per row: row-major B read in 16-byte loads, column-major "
+                 "B in column passes",
+                 "entry_lanes=1|2|4|8|16|32 (row-major: at most 32 / the column lanes k needs) "
+                 "columns_per_pass=4|8 (column-major) block_size=64..1024"),
+       {"entry_lanes", "columns_per_pass", "block_size"},
+       make_spmm_csr_vec<T>},
+      {spmm_info("spmm-fastspmm", "ellpack-r",
+                 "FastSpMM: ELLR-T with L_c columns of C per pass, A read once per pass "
+                 "(Ortega et al., Algorithm 1)",
+                 "threads_per_row=1|2|4|8|16|32 block_size=32..1024 columns_per_pass=1|2|4|8 "
+                 "max_padding=1.. (multiple of the CSR bytes, default 3)"),
+       {"threads_per_row", "block_size", "columns_per_pass", "max_padding"},
+       make_spmm_fastspmm<T>},
+      {spmm_info("spmm-setspmvs", "ellpack-r",
+                 "SetSpMVs: k separate ELLR-T SpMVs, A read once per column (the paper's baseline)",
+                 "threads_per_row=1|2|4|8|16|32 block_size=32..1024 "
+                 "max_padding=1.. (multiple of the CSR bytes, default 3)"),
+       {"threads_per_row", "block_size", "max_padding"},
+       make_spmm_setspmvs<T>},
+  };
+  return registry;
+}
+template const std::vector<SpmmKernelEntry<float>>& spmm_kernel_registry();
+template const std::vector<SpmmKernelEntry<double>>& spmm_kernel_registry();
+
+template <class T>
+const SpmmKernelEntry<T>* find_spmm_kernel(const std::string& name) {
+  for (const auto& entry : spmm_kernel_registry<T>())
+    if (entry.info.name == name) return &entry;
+  return nullptr;
+}
+template const SpmmKernelEntry<float>* find_spmm_kernel(const std::string&);
+template const SpmmKernelEntry<double>* find_spmm_kernel(const std::string&);
+
+namespace {
+
+// Narrow products (few columns) on one algorithm, the others on another.
+template <class T>
+class ColumnCountSpmm final : public SpmmAlgorithm<T> {
+ public:
+  ColumnCountSpmm(std::unique_ptr<SpmmAlgorithm<T>> narrow, std::unique_ptr<SpmmAlgorithm<T>> wide)
+      : narrow_(std::move(narrow)), wide_(std::move(wide)) {}
+  void spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta,
+            cudaStream_t stream) const override {
+    (k <= fastspmm_default_max_columns ? narrow_ : wide_)
+        ->spmm(b, c, k, layout, alpha, beta, stream);
+  }
+  KernelParams params() const override { return wide_->params(); }
+  std::size_t device_bytes() const override {
+    return narrow_->device_bytes() + wide_->device_bytes();
+  }
+  std::size_t matrix_bytes() const override { return wide_->matrix_bytes(); }
+  double build_seconds() const override {
+    return narrow_->build_seconds() + wide_->build_seconds();
+  }
+
+ private:
+  std::unique_ptr<SpmmAlgorithm<T>> narrow_;
+  std::unique_ptr<SpmmAlgorithm<T>> wide_;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<SpmmAlgorithm<T>> make_default_spmm(const SpmmSource<T>& source,
+                                                    bool extra_formats) {
+  std::unique_ptr<SpmmAlgorithm<T>> wide = make_spmm_csr_vec(source, {});
+  if (!extra_formats || source.host.nnz() == 0) return wide;
+  const int threads_per_row =
+      ellrt_configuration(row_lengths(source.host), current_gpu_shape()).threads_per_row;
+  if (ellpack_r_footprint(source.host, threads_per_row).padding_ratio() >
+      fastspmm_default_max_padding)
+    return wide;
+  return std::make_unique<ColumnCountSpmm<T>>(make_spmm_fastspmm(source, {}), std::move(wide));
+}
+template std::unique_ptr<SpmmAlgorithm<float>> make_default_spmm(const SpmmSource<float>&, bool);
+template std::unique_ptr<SpmmAlgorithm<double>> make_default_spmm(const SpmmSource<double>&, bool);
+
+}  // namespace spmv::detail

@@ -1,0 +1,430 @@
+// SpMM on the GPU: every SpMM kernel (spmm-* of the cuda backend and
+// cuSPARSE's cusparse-spmm-alg*) x float/double against the reference for
+// k in {1, 2, 3, 4, 8, 32, 33}, both layouts, alpha/beta cases (beta = 0
+// with C poisoned by NaN), on the matrix zoo and generated matrices; device
+// operands, misaligned ones included; the plan's choice of SpMM kernel;
+// and the out-of-core SpMM against the in-core product.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <map>
+
+#include "spmv/error.hpp"
+#include "spmv/gen.hpp"
+#include "spmv/operator.hpp"
+#include "spmv/spmm.hpp"
+#include "test_support.hpp"
+
+#ifdef SPMV_HAVE_CUDA
+#include "cuda/device_buffer.hpp"
+#endif
+
+namespace spmv {
+namespace {
+
+const std::vector<index_t> column_counts = {1, 2, 3, 4, 8, 32, 33};
+
+struct Scaling {
+  double alpha;
+  double beta;  // 0: C starts as NaN and must not be read
+};
+const std::vector<Scaling> scalings = {{1, 0}, {0.75, -1}, {-2, 0.5}};
+
+// Parameter sets each SpMM kernel is tested with, beside its defaults.
+const std::map<std::string, std::vector<KernelParams>>& spmm_variants() {
+  static const std::map<std::string, std::vector<KernelParams>> variants = {
+      {"spmm-csr-vec",
+       {{{"entry_lanes", 1}},
+        {{"entry_lanes", 32}, {"block_size", 64}},
+        {{"entry_lanes", 2}, {"columns_per_pass", 4}, {"block_size", 1024}}}},
+      {"spmm-fastspmm",
+       {{{"threads_per_row", 1}, {"columns_per_pass", 8}},
+        {{"threads_per_row", 4}, {"columns_per_pass", 2}},
+        {{"threads_per_row", 32}, {"columns_per_pass", 4}, {"block_size", 32}},
+        {{"threads_per_row", 2}, {"columns_per_pass", 1}, {"block_size", 1024}}}},
+      {"spmm-setspmvs", {{{"threads_per_row", 8}}}},
+  };
+  return variants;
+}
+
+struct SpmmCase {
+  Backend backend;
+  std::string kernel;
+  KernelParams params;
+};
+
+std::vector<SpmmCase> spmm_cases() {
+  std::vector<SpmmCase> cases;
+  for (const KernelInfo& info : kernel_catalogue()) {
+    if (!info.spmm_only) continue;
+    cases.push_back({info.backend, info.name, {}});
+    const auto found = spmm_variants().find(info.name);
+    if (found != spmm_variants().end())
+      for (const KernelParams& params : found->second)
+        cases.push_back({info.backend, info.name, params});
+  }
+  return cases;
+}
+
+std::string describe_case(const SpmmCase& c) {
+  std::string text = c.kernel;
+  for (const auto& [name, value] : c.params) text += " " + name + "=" + std::to_string(value);
+  return text;
+}
+
+std::unique_ptr<Operator<double>> plan_for(const Csr<double>& a, const std::string& kernel,
+                                           const KernelParams& params = {}) {
+  PlanOptions options;
+  options.backend = kernel.rfind("cusparse", 0) == 0 ? Backend::cusparse : Backend::cuda;
+  options.kernel = kernel;
+  options.params = params;
+  return plan(a, options);
+}
+
+// C0 for a scaling: NaN when beta == 0, else random.
+template <class T>
+std::vector<T> initial_c(std::size_t n, double beta, std::uint64_t seed) {
+  return beta == 0 ? std::vector<T>(n, std::numeric_limits<T>::quiet_NaN())
+                   : test::random_vector<T>(n, seed);
+}
+
+// Every k, layout and scaling on one matrix. Returns false when the
+// kernel's format refused the matrix, which is allowed with a reason.
+template <class T>
+bool check_spmm(const Csr<double>& matrix, const std::string& name, const SpmmCase& c,
+                const std::vector<index_t>& ks) {
+  const Csr<T> a = cast<T>(matrix);
+  SCOPED_TRACE(name + " / " + describe_case(c) + (sizeof(T) == 4 ? " / f32" : " / f64"));
+  PlanOptions options;
+  options.backend = c.backend;
+  options.kernel = c.kernel;
+  options.params = c.params;
+  std::unique_ptr<Operator<T>> op;
+  try {
+    op = plan(a, options);
+  } catch (const FormatLimitError& refusal) {
+    EXPECT_NE(std::string(refusal.what()).find(": use "), std::string::npos) << refusal.what();
+    return false;
+  }
+  for (index_t k : ks)
+    for (Layout layout : {Layout::row_major, Layout::col_major})
+      for (const Scaling& s : scalings) {
+        const auto b = test::random_vector<T>(static_cast<std::size_t>(a.cols) * k, 100 + k);
+        const auto c0 = initial_c<T>(static_cast<std::size_t>(a.rows) * k, s.beta, 200 + k);
+        std::vector<T> result = c0;
+        const T alpha = static_cast<T>(s.alpha), beta = static_cast<T>(s.beta);
+        try {
+          op->spmm(b.data(), result.data(), k, layout, alpha, beta);
+        } catch (const Unavailable& refusal) {
+          // cuSPARSE may refuse a layout for an algorithm; ours never do.
+          EXPECT_EQ(c.backend, Backend::cusparse) << refusal.what();
+          EXPECT_NE(std::string(refusal.what()).find(to_string(layout)), std::string::npos)
+              << refusal.what();
+          continue;
+        }
+        EXPECT_TRUE(test::matches_reference_spmm(a, b, s.beta == 0 ? std::vector<T>{} : c0, k,
+                                                 layout, alpha, beta, result))
+            << "k=" << k << " " << to_string(layout) << " alpha=" << s.alpha << " beta=" << s.beta;
+      }
+  return true;
+}
+
+TEST(GpuSpmm, TheCatalogueListsTheSpmmKernels) {
+  SPMV_GPU_TEST_PRELUDE();
+  std::vector<std::string> names;
+  for (const KernelInfo& info : kernel_catalogue())
+    if (info.spmm_only) {
+      names.push_back(info.name);
+      EXPECT_TRUE(info.spmm) << info.name;
+    }
+  for (const char* expected : {"spmm-csr-vec", "spmm-fastspmm", "spmm-setspmvs",
+                               "cusparse-spmm-alg1", "cusparse-spmm-alg2", "cusparse-spmm-alg3"})
+    EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
+}
+
+TEST(GpuSpmm, EveryKernelOnTheZoo) {
+  SPMV_GPU_TEST_PRELUDE();
+  const std::vector<std::string> always_accepted = {"empty_0x0",     "zero_rows_0x7",
+                                                    "zero_cols_5x0", "all_empty_rows_6x4",
+                                                    "single_1x1",    "dense_block_64x64"};
+  for (const SpmmCase& c : spmm_cases())
+    for (const auto& m : test::matrix_zoo()) {
+      const bool ran = check_spmm<double>(m.matrix, m.name, c, column_counts);
+      check_spmm<float>(m.matrix, m.name, c, column_counts);
+      if (std::find(always_accepted.begin(), always_accepted.end(), m.name) !=
+          always_accepted.end()) {
+        EXPECT_TRUE(ran) << describe_case(c) << " refused " << m.name;
+      }
+    }
+}
+
+// Larger than the zoo: many blocks, several column passes per grid.
+TEST(GpuSpmm, EveryKernelOnGeneratedMatrices) {
+  SPMV_GPU_TEST_PRELUDE();
+  for (const char* spec : {"stencil27:n=18", "uniform:rows=20000,cols=15000,per_row=9"}) {
+    const Csr<double> a = generate(parse_generator_spec(spec));
+    for (const SpmmCase& c : spmm_cases()) {
+      // Variants may pad beyond the limit (T = 32 on 9 entries per row); the
+      // defaults must run.
+      const bool ran = check_spmm<double>(a, spec, c, {8, 33});
+      check_spmm<float>(a, spec, c, {32});
+      if (c.params.empty()) {
+        EXPECT_TRUE(ran) << describe_case(c) << " refused " << spec;
+      }
+    }
+  }
+}
+
+#ifdef SPMV_HAVE_CUDA
+// Operands already on the device are used in place; B and C one value past
+// a 16-byte boundary take the kernels' scalar path.
+TEST(GpuSpmm, DeviceOperandsAlignedAndNot) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = generate(parse_generator_spec("stencil27:n=10"));
+  const index_t k = 8;
+  const std::size_t nb = static_cast<std::size_t>(a.cols) * k,
+                    nc = static_cast<std::size_t>(a.rows) * k;
+  const auto b = test::random_vector<double>(nb, 41);
+  const auto c0 = test::random_vector<double>(nc, 42);
+  for (const char* kernel : {"spmm-csr-vec", "spmm-fastspmm", "spmm-setspmvs"})
+    for (std::size_t offset : {0, 1})
+      for (Layout layout : {Layout::row_major, Layout::col_major}) {
+        SCOPED_TRACE(std::string(kernel) + " offset " + std::to_string(offset) + " " +
+                     to_string(layout));
+        detail::DeviceBuffer<double> device_b(nb + 1, "test B"), device_c(nc + 1, "test C");
+        SPMV_CUDA_CHECK(cudaMemcpy(device_b.data() + offset, b.data(), nb * sizeof(double),
+                                   cudaMemcpyHostToDevice));
+        SPMV_CUDA_CHECK(cudaMemcpy(device_c.data() + offset, c0.data(), nc * sizeof(double),
+                                   cudaMemcpyHostToDevice));
+        auto op = plan_for(a, kernel);
+        op->spmm(device_b.data() + offset, device_c.data() + offset, k, layout, 1.5, -0.5);
+        EXPECT_EQ(op->last_transfer_seconds(), 0.0);
+        std::vector<double> result(nc);
+        SPMV_CUDA_CHECK(cudaMemcpy(result.data(), device_c.data() + offset, nc * sizeof(double),
+                                   cudaMemcpyDeviceToHost));
+        EXPECT_TRUE(test::matches_reference_spmm(a, b, c0, k, layout, 1.5, -0.5, result));
+      }
+}
+#endif
+
+TEST(GpuSpmm, NoColumnsAndNegativeColumns) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = test::matrix_zoo()[8].matrix;  // banded
+  for (const SpmmCase& c : spmm_cases()) {
+    if (!c.params.empty()) continue;  // variants may refuse the banded matrix (padding)
+    auto op = plan_for(a, c.kernel);
+    std::vector<double> nothing;
+    EXPECT_NO_THROW(op->spmm(nothing.data(), nothing.data(), 0, Layout::row_major, 1.0, 0.0))
+        << c.kernel;
+    EXPECT_THROW(op->spmm(nothing.data(), nothing.data(), -1, Layout::col_major, 1.0, 0.0),
+                 InvalidArgument)
+        << c.kernel;
+  }
+}
+
+TEST(GpuSpmm, PlanNamesTheSpmmKernelAndKeepsTheDefaultSpmv) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = test::matrix_zoo()[8].matrix;  // banded
+  const auto fast = plan_for(a, "spmm-fastspmm", {{"columns_per_pass", 8}, {"threads_per_row", 2}});
+  const OperatorDescription d = fast->describe();
+  EXPECT_EQ(d.kernel, "spmm-fastspmm");
+  EXPECT_EQ(d.format, "ellpack-r");
+  EXPECT_EQ(d.params.at("columns_per_pass"), 8);
+  EXPECT_EQ(d.params.at("threads_per_row"), 2);
+  // ELLPACK-R's row lengths and entries.
+  EXPECT_EQ(d.matrix_bytes, a.rows * 4u + a.nnz() * 12u);
+  EXPECT_GE(d.device_bytes, d.matrix_bytes);
+  // apply() runs the default SpMV kernel of the operator.
+  const auto x = test::random_vector<double>(a.cols, 51);
+  std::vector<double> y(a.rows, std::numeric_limits<double>::quiet_NaN());
+  fast->apply(x.data(), y.data(), 1.0, 0.0);
+  EXPECT_TRUE(test::matches_reference_spmv(a, x, {}, 1.0, 0.0, y));
+
+  const OperatorDescription vec = plan_for(a, "spmm-csr-vec", {{"entry_lanes", 4}})->describe();
+  EXPECT_EQ(vec.format, "csr");
+  EXPECT_EQ(vec.params.at("entry_lanes"), 4);
+  EXPECT_EQ(vec.matrix_bytes, (a.rows + 1) * 4u + a.nnz() * 12u);
+}
+
+// With no SpMM kernel named, a regular matrix keeps an ELLPACK-R copy for
+// FastSpMM on narrow products (unless planned for SpMV only); an irregular
+// one does not. Every width gives the reference's result.
+TEST(GpuSpmm, TheDefaultSpmmByMatrixAndWidth) {
+  SPMV_GPU_TEST_PRELUDE();
+  // Rows of 16: the ELLR-T model's T (at most 16 here) pads nothing.
+  const Csr<double> regular =
+      generate(parse_generator_spec("uniform:rows=20000,cols=20000,per_row=16"));
+  Csr<double> irregular;  // the zoo's power-law matrix
+  for (const auto& m : test::matrix_zoo())
+    if (m.name == "power_law_4000") irregular = m.matrix;
+  ASSERT_GT(irregular.nnz(), 0);
+  for (const Csr<double>* a : std::vector<const Csr<double>*>{&regular, &irregular}) {
+    PlanOptions options;
+    options.backend = Backend::cuda;
+    options.kernel = "csr-vector";
+    const auto op = plan(*a, options);
+    options.spmv_only = true;
+    const std::size_t spmv_only_bytes = plan(*a, options)->describe().device_bytes;
+    const std::size_t ellpack_r_bytes = static_cast<std::size_t>(a->nnz()) * 12 + a->rows * 4u;
+    if (a == &regular) {
+      EXPECT_GE(op->describe().device_bytes, spmv_only_bytes + ellpack_r_bytes);
+    } else {
+      EXPECT_EQ(op->describe().device_bytes, spmv_only_bytes);
+    }
+    for (index_t k : {2, 8, 9, 33})
+      for (Layout layout : {Layout::row_major, Layout::col_major}) {
+        const auto b = test::random_vector<double>(static_cast<std::size_t>(a->cols) * k, 71);
+        const auto c0 = test::random_vector<double>(static_cast<std::size_t>(a->rows) * k, 72);
+        std::vector<double> c = c0;
+        op->spmm(b.data(), c.data(), k, layout, 2.0, 0.5);
+        EXPECT_TRUE(test::matches_reference_spmm(*a, b, c0, k, layout, 2.0, 0.5, c))
+            << "k=" << k << " " << to_string(layout);
+      }
+  }
+}
+
+TEST(GpuSpmm, BadSpmmParametersAreRefused) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = test::matrix_zoo()[8].matrix;
+  EXPECT_THROW(plan_for(a, "spmm-fastspmm", {{"columns_per_pass", 3}}), InvalidArgument);
+  EXPECT_THROW(plan_for(a, "spmm-fastspmm", {{"threads_per_row", 6}}), InvalidArgument);
+  EXPECT_THROW(plan_for(a, "spmm-csr-vec", {{"entry_lanes", 3}}), InvalidArgument);
+  EXPECT_THROW(plan_for(a, "spmm-csr-vec", {{"threads_per_row", 4}}), InvalidArgument);
+  EXPECT_THROW(plan_for(a, "spmm-setspmvs", {{"columns_per_pass", 4}}), InvalidArgument);
+  EXPECT_THROW(plan_for(a, "cusparse-spmm-alg2", {{"block_size", 128}}), InvalidArgument);
+}
+
+// ---- Out-of-core SpMM ------------------------------------------------------
+
+#ifdef SPMV_HAVE_CUDA
+
+std::size_t csr_bytes_of(const Csr<double>& a) {
+  return (static_cast<std::size_t>(a.rows) + 1) * 4 + static_cast<std::size_t>(a.nnz()) * 12;
+}
+
+// The out-of-core product against the reference and the in-core product.
+void check_out_of_core(const Csr<double>& a, index_t k, Layout layout,
+                       const OutOfCoreOptions& options, double beta, bool pinned,
+                       index_t expected_chunk_columns) {
+  SCOPED_TRACE(std::string("k=") + std::to_string(k) + " " + to_string(layout) +
+               " beta=" + std::to_string(beta) + (pinned ? " pinned" : " pageable") +
+               " kernel=" + (options.kernel.empty() ? "default" : options.kernel));
+  const std::size_t nb = static_cast<std::size_t>(a.cols) * k,
+                    nc = static_cast<std::size_t>(a.rows) * k;
+  const auto b = test::random_vector<double>(nb, 61);
+  const auto c0 = initial_c<double>(nc, beta, 62);
+  const double alpha = 0.5;
+
+  std::vector<double> in_core = c0;
+  plan_for(a, options.kernel.empty() ? "spmm-csr-vec" : options.kernel, options.params)
+      ->spmm(b.data(), in_core.data(), k, layout, alpha, beta);
+
+  OutOfCoreSpmm<double> spmm(a, k, layout, options);
+  EXPECT_EQ(spmm.chunk_columns(), expected_chunk_columns);
+  EXPECT_EQ(spmm.chunks(), (k + expected_chunk_columns - 1) / expected_chunk_columns);
+  PinnedArray<double> pinned_b = make_pinned<double>(nb), pinned_c = make_pinned<double>(nc);
+  for (ChunkSchedule schedule : {ChunkSchedule::sequential, ChunkSchedule::overlapped}) {
+    SCOPED_TRACE(to_string(schedule));
+    std::vector<double> b_copy = b, c = c0;
+    double* b_used = b_copy.data();
+    double* c_used = c.data();
+    if (pinned) {
+      std::copy(b.begin(), b.end(), pinned_b.get());
+      std::copy(c0.begin(), c0.end(), pinned_c.get());
+      b_used = pinned_b.get();
+      c_used = pinned_c.get();
+    }
+    const OutOfCoreTimes times = spmm.multiply(b_used, c_used, alpha, beta, schedule);
+    const std::vector<double> result(c_used, c_used + nc);
+    EXPECT_TRUE(test::matches_reference_spmm(a, b, beta == 0 ? std::vector<double>{} : c0, k,
+                                             layout, alpha, beta, result));
+    // The same kernel on chunks of columns: the in-core product's values.
+    EXPECT_TRUE(test::matches_reference_spmm(a, b, beta == 0 ? std::vector<double>{} : c0, k,
+                                             layout, alpha, beta, in_core));
+    double largest_difference = 0;
+    for (std::size_t i = 0; i < nc; ++i)
+      largest_difference = std::max(largest_difference, std::abs(result[i] - in_core[i]));
+    EXPECT_LE(largest_difference, 1e-12) << "out-of-core differs from in-core";
+    EXPECT_EQ(times.chunks, spmm.chunks());
+    EXPECT_GT(times.total_seconds, 0.0);
+    EXPECT_GT(times.processing_seconds, 0.0);
+    EXPECT_GT(times.copy_in_seconds, 0.0);
+    EXPECT_GT(times.copy_out_seconds, 0.0);
+    EXPECT_EQ(times.staging_seconds > 0, !pinned);
+  }
+}
+
+TEST(GpuOutOfCore, ACapForcesChunksAndTheResultMatchesInCore) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = generate(parse_generator_spec("stencil27:n=12"));
+  const index_t k = 37;
+  // A's CSR plus six columns of B and C for each of two streams.
+  OutOfCoreOptions options;
+  options.device_memory_cap = csr_bytes_of(a) + 2 * 6 * (a.rows + a.cols) * sizeof(double);
+  for (Layout layout : {Layout::row_major, Layout::col_major})
+    for (double beta : {0.0, -1.5})
+      for (bool pinned : {true, false}) check_out_of_core(a, k, layout, options, beta, pinned, 6);
+}
+
+TEST(GpuOutOfCore, EverySpmmKernelInChunks) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = generate(parse_generator_spec("uniform:rows=3000,cols=2500,per_row=7"));
+  for (const KernelInfo& info : kernel_catalogue()) {
+    if (!info.spmm_only || info.backend != Backend::cuda) continue;
+    OutOfCoreOptions options;
+    options.kernel = info.name;
+    options.chunk_columns = 4;
+    options.streams = 3;
+    for (Layout layout : {Layout::row_major, Layout::col_major})
+      check_out_of_core(a, 10, layout, options, 0.25, true, 4);
+  }
+}
+
+TEST(GpuOutOfCore, WithoutACapOneChunkHoldsEverything) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = test::matrix_zoo()[8].matrix;  // banded
+  check_out_of_core(a, 5, Layout::row_major, {}, 0.0, false, 5);
+}
+
+TEST(GpuOutOfCore, BadOptionsAreRefused) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = generate(parse_generator_spec("stencil27:n=12"));
+  OutOfCoreOptions options;
+  options.device_memory_cap = csr_bytes_of(a);  // no room for a single column
+  try {
+    OutOfCoreSpmm<double> spmm(a, 4, Layout::col_major, options);
+    FAIL() << "a cap holding only A was accepted";
+  } catch (const OutOfMemory& e) {
+    EXPECT_NE(std::string(e.what()).find("device-memory cap"), std::string::npos) << e.what();
+  }
+  options = {};
+  options.chunk_columns = 3;
+  options.device_memory_cap = csr_bytes_of(a) + 2 * 2 * (a.rows + a.cols) * sizeof(double);
+  EXPECT_THROW(OutOfCoreSpmm<double>(a, 8, Layout::row_major, options), OutOfMemory);
+  options = {};
+  options.streams = 1;
+  EXPECT_THROW(OutOfCoreSpmm<double>(a, 8, Layout::row_major, options), InvalidArgument);
+  options = {};
+  options.kernel = "csr-vector";  // an SpMV kernel
+  EXPECT_THROW(OutOfCoreSpmm<double>(a, 8, Layout::row_major, options), InvalidArgument);
+  options = {};
+  options.params = {{"no_such_param", 1}};
+  EXPECT_THROW(OutOfCoreSpmm<double>(a, 8, Layout::row_major, options), InvalidArgument);
+  EXPECT_THROW(OutOfCoreSpmm<double>(a, -1, Layout::row_major, {}), InvalidArgument);
+}
+
+TEST(GpuOutOfCore, NoColumnsIsNoWork) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = test::matrix_zoo()[8].matrix;
+  OutOfCoreSpmm<double> spmm(a, 0, Layout::col_major, {});
+  EXPECT_EQ(spmm.chunks(), 0);
+  std::vector<double> nothing;
+  const OutOfCoreTimes times =
+      spmm.multiply(nothing.data(), nothing.data(), 1.0, 0.0, ChunkSchedule::overlapped);
+  EXPECT_EQ(times.chunks, 0);
+}
+
+#endif  // SPMV_HAVE_CUDA
+
+}  // namespace
+}  // namespace spmv

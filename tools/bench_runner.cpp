@@ -72,12 +72,6 @@ std::unique_ptr<detail::Workbench<T>> make_workbench(Backend backend, std::size_
   return detail::make_host_workbench<T>(input, output);
 }
 
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
-}
 
 template <class T>
 void run_product(Operator<T>& op, const BenchSettings& s, const T* x, T* y) {
@@ -133,6 +127,13 @@ bool measure_host_operands(const BenchProblem<T>& problem, Operator<T>& op, Kern
 
 }  // namespace
 
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
+}
+
 template <class T>
 BenchProblem<T> make_bench_problem(const Csr<T>& a, const BenchSettings& settings) {
   BenchProblem<T> problem;
@@ -167,7 +168,7 @@ BenchProblem<T> make_bench_problem(const Csr<T>& a, const BenchSettings& setting
 
 template <class T>
 KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend,
-                                 const std::string& kernel) {
+                                 const std::string& kernel, const KernelParams& params) {
   const Csr<T>& a = *problem.a;
   const BenchSettings& s = problem.settings;
   KernelMeasurement m;
@@ -177,6 +178,7 @@ KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend
   PlanOptions options;
   options.backend = backend;
   options.kernel = kernel == auto_kernel ? std::string() : kernel;
+  options.params = params;
   options.explicit_transpose = s.explicit_transpose;
   options.spmv_only = s.operation == BenchOperation::spmv;  // no fallback copy of A needed
   std::unique_ptr<Operator<T>> op;
@@ -219,6 +221,10 @@ KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend
     m.status = "FAILED";
     m.message = e.what();
     return m;
+  } catch (const Unavailable& e) {
+    m.status = "skipped";
+    m.message = e.what();
+    return m;
   }
   m.status = "ok";
   m.median_ms = median(m.times_ms);
@@ -232,7 +238,8 @@ KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend
 
 #define SPMV_INSTANTIATE(T)                                                         \
   template BenchProblem<T> make_bench_problem(const Csr<T>&, const BenchSettings&); \
-  template KernelMeasurement measure_kernel(const BenchProblem<T>&, Backend, const std::string&);
+  template KernelMeasurement measure_kernel(const BenchProblem<T>&, Backend, const std::string&, \
+                                            const KernelParams&);
 SPMV_INSTANTIATE(float)
 SPMV_INSTANTIATE(double)
 #undef SPMV_INSTANTIATE

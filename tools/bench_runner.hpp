@@ -84,8 +84,14 @@ struct BenchProblem {
 template <class T>
 BenchProblem<T> make_bench_problem(const Csr<T>& a, const BenchSettings& settings);
 
+// The median of run times (0 for none).
+double median(std::vector<double> values);
+
+// `params` override the kernel's defaults. A kernel that refuses the
+// matrix at plan time, or the product's shape when it runs (a cuSPARSE
+// algorithm and a layout), is "skipped" with the reason.
 template <class T>
 KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend,
-                                 const std::string& kernel);
+                                 const std::string& kernel, const KernelParams& params = {});
 
 }  // namespace spmv::cli

@@ -1,14 +1,18 @@
 // `spmv bench (FILE | --gen SPEC) [options]`: times the kernels of a backend
 // on one matrix, each verified against the reference before it is timed.
 // With the cuda backend, every cuSPARSE algorithm is timed too as the
-// baseline, and the device's copy bandwidth is measured first.
+// baseline, and the device's copy bandwidth is measured first. With --k > 1
+// the kernels are the SpMM kernels (when the backend has any) and the
+// baseline cuSPARSE's SpMM algorithms; --out-of-core also times the chunked
+// SpMM with B and C in host memory (bench_out_of_core.hpp).
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <sstream>
 
+#include "bench_kernels.hpp"
+#include "bench_out_of_core.hpp"
 #include "bench_report.hpp"
 #include "bench_runner.hpp"
 #include "cli_common.hpp"
@@ -27,6 +31,7 @@ struct BenchOptions {
   std::string precision = "f64";
   std::string layout = "row";
   std::string json_path;
+  std::string params;
   index_t k = 1;
   bool transposed = false;
   bool explicit_transpose = false;
@@ -35,40 +40,39 @@ struct BenchOptions {
   int warmup = 3;
   double alpha = 1;
   double beta = 0;
+  bool out_of_core = false;
+  OutOfCoreSettings out_of_core_settings;
 };
 
-Backend chosen_backend(const std::string& name) {
-  if (name == "auto") return cuda_available() ? Backend::cuda : Backend::cpu;
-  const Backend backend = backend_from_string(name.c_str());
-  if ((backend == Backend::cuda || backend == Backend::cusparse) && !cuda_available())
-    throw Unavailable("bench: backend '" + name + "' cannot run here: CUDA backends " +
-                      cuda_status() + "; use --backend cpu");
-  return backend;
-}
-
-std::vector<std::string> kernels_of(Backend backend) {
-  std::vector<std::string> names;
-  for (const KernelInfo& kernel : kernel_catalogue())
-    if (kernel.backend == backend) names.push_back(kernel.name);
+// The chosen kernels for k columns (bench_kernels.hpp), refusing an SpMM
+// kernel for an SpMV: its operator's apply() would time the default SpMV.
+std::vector<std::string> kernels_to_time(const BenchOptions& o, Backend backend) {
+  const std::vector<std::string> names = chosen_kernels(o.kernels, backend, "bench", {}, o.k);
+  if (o.k == 1)
+    for (const KernelInfo& kernel : kernel_catalogue())
+      if (kernel.spmm_only && std::find(names.begin(), names.end(), kernel.name) != names.end())
+        throw InvalidArgument("bench: '" + kernel.name + "' is an SpMM kernel: give --k 2 or more");
   return names;
 }
 
-// "all" or a comma-separated list, each name checked against the backend's kernels.
-std::vector<std::string> chosen_kernels(const std::string& list, Backend backend) {
-  const std::vector<std::string> valid = kernels_of(backend);
-  if (list == "all") return valid;
-  std::vector<std::string> names;
-  std::stringstream stream(list);
-  for (std::string name; std::getline(stream, name, ',');) {
-    if (std::find(valid.begin(), valid.end(), name) == valid.end()) {
-      std::string known;
-      for (const std::string& v : valid) known += (known.empty() ? "" : ", ") + v;
-      throw InvalidArgument("bench: unknown kernel '" + name + "' for backend '" +
-                            to_string(backend) + "' (valid: " + known + ")");
+// "name=value,name=value" as kernel parameters.
+KernelParams parse_params(const std::string& text) {
+  KernelParams params;
+  for (const std::string& pair : split_commas(text)) {
+    const std::size_t equals = pair.find('=');
+    std::size_t used = 0;
+    int value = 0;
+    try {
+      if (equals != std::string::npos) value = std::stoi(pair.substr(equals + 1), &used);
+    } catch (const std::exception&) {
+      used = 0;
     }
-    names.push_back(name);
+    if (equals == 0 || equals == std::string::npos || used == 0 || equals + 1 + used != pair.size())
+      throw InvalidArgument("bench: --params takes name=integer pairs separated by commas (got '" +
+                            pair + "')");
+    params[pair.substr(0, equals)] = value;
   }
-  return names;
+  return params;
 }
 
 BenchSettings settings_from(const BenchOptions& o) {
@@ -76,6 +80,8 @@ BenchSettings settings_from(const BenchOptions& o) {
     throw InvalidArgument("bench: --transposed takes no --k (SpMM is not transposed)");
   if (!std::isfinite(o.alpha) || !std::isfinite(o.beta))
     throw InvalidArgument("bench: --alpha and --beta must be finite numbers");
+  if (o.out_of_core && o.k < 2)
+    throw InvalidArgument("bench: --out-of-core times SpMM: give --k 2 or more");
   BenchSettings s;
   s.operation = o.transposed ? BenchOperation::spmv_transposed
                 : o.k > 1    ? BenchOperation::spmm
@@ -91,26 +97,23 @@ BenchSettings settings_from(const BenchOptions& o) {
   return s;
 }
 
-#ifdef SPMV_HAVE_CUDA
-// The device, its versions and its copy bandwidth over a buffer of 1 GiB (a
-// quarter of the memory on smaller devices), and never less than 4x the L2.
-void describe_device(BenchReport& report) {
-  report.device = detail::cuda_device_info();
-  const std::size_t gib = std::size_t{1} << 30;
-  const std::size_t bytes =
-      std::max(std::min(gib, report.device->memory_bytes / 4), 4 * report.device->l2_bytes);
-  report.copy_bandwidth_gbs = detail::measure_copy_bandwidth_gbs(bytes);
-}
-#endif
-
-using KernelRun = std::pair<Backend, std::string>;
-
+// The in-core rows, then (with --out-of-core) the out-of-core runs of the
+// chosen kernels on the same operands.
 template <class T>
-void measure_all(BenchReport& report, const Csr<double>& matrix, const std::vector<KernelRun>& runs) {
+std::vector<OutOfCoreRun> measure_all(BenchReport& report, const Csr<double>& matrix,
+                                      const std::vector<KernelRun>& runs, const BenchOptions& o) {
   const Csr<T> a = cast<T>(matrix);
   const BenchProblem<T> problem = make_bench_problem(a, report.settings);
-  for (const auto& [backend, kernel] : runs)
-    report.results.push_back(measure_kernel(problem, backend, kernel));
+  const KernelParams params = parse_params(o.params);
+  std::vector<std::string> chosen;
+  for (const auto& [backend, kernel] : runs) {
+    const bool baseline = backend != report.backend;
+    report.results.push_back(
+        measure_kernel(problem, backend, kernel, baseline ? KernelParams{} : params));
+    if (!baseline) chosen.push_back(kernel);
+  }
+  if (!o.out_of_core) return {};
+  return measure_out_of_core(problem, chosen, params, o.out_of_core_settings);
 }
 
 int run_bench(const BenchOptions& o) {
@@ -120,15 +123,13 @@ int run_bench(const BenchOptions& o) {
   BenchReport report;
   report.settings = settings_from(o);
   report.precision = o.precision;
-  report.backend = chosen_backend(o.backend);
+  report.backend = chosen_backend(o.backend, "bench");
   report.host_threads = omp_get_max_threads();
-  // All of cuSPARSE first as the baseline of a cuda run, then the chosen kernels.
-  std::vector<KernelRun> runs;
-  if (report.backend == Backend::cuda)
-    for (const std::string& kernel : kernels_of(Backend::cusparse))
-      runs.emplace_back(Backend::cusparse, kernel);
-  for (const std::string& kernel : chosen_kernels(o.kernels, report.backend))
-    runs.emplace_back(report.backend, kernel);
+  if (o.out_of_core && report.backend != Backend::cuda)
+    throw InvalidArgument("bench: --out-of-core needs --backend cuda (or auto on a GPU machine)");
+  // cuSPARSE first as the baseline of a cuda run, then the chosen kernels.
+  const std::vector<KernelRun> runs =
+      runs_with_baseline(report.backend, kernels_to_time(o, report.backend), o.k);
 
   Csr<double> a;
   if (o.gen_spec.empty()) {
@@ -143,20 +144,24 @@ int run_bench(const BenchOptions& o) {
   report.cols = a.cols;
   report.nnz = a.nnz();
 
-#ifdef SPMV_HAVE_CUDA
   if (report.backend == Backend::cuda || report.backend == Backend::cusparse)
-    describe_device(report);
-#endif
-  if (o.precision == "f32")
-    measure_all<float>(report, a, runs);
-  else
-    measure_all<double>(report, a, runs);
+    describe_cuda_device(report);
+  const std::vector<OutOfCoreRun> out_of_core = o.precision == "f32"
+                                                    ? measure_all<float>(report, a, runs, o)
+                                                    : measure_all<double>(report, a, runs, o);
 
   print_bench_report(report);
-  if (!o.json_path.empty()) write_text_file(o.json_path, bench_report_json(report).dump(2) + "\n");
+  nlohmann::ordered_json json = bench_report_json(report);
+  if (o.out_of_core) {
+    print_out_of_core(out_of_core, o.out_of_core_settings);
+    json["out_of_core"] = out_of_core_json(out_of_core, o.out_of_core_settings);
+  }
+  if (!o.json_path.empty()) write_text_file(o.json_path, json.dump(2) + "\n");
   const bool failed =
       std::any_of(report.results.begin(), report.results.end(),
-                  [](const KernelMeasurement& row) { return row.status == "FAILED"; });
+                  [](const KernelMeasurement& row) { return row.status == "FAILED"; }) ||
+      std::any_of(out_of_core.begin(), out_of_core.end(),
+                  [](const OutOfCoreRun& run) { return run.status == "FAILED"; });
   return failed ? exit_failed_run : exit_success;
 }
 
@@ -196,6 +201,27 @@ Command add_bench_command(CLI::App& app) {
       ->check(CLI::Range(0, 1000000));
   c->add_flag("--no-flush", o->no_flush, "do not flush the caches before each timed run");
   c->add_option("--json", o->json_path, "also write every figure to this JSON file");
+  c->add_option("--params", o->params,
+                "parameters of the chosen kernels (not the cuSPARSE baseline): name=value,... "
+                "(see 'spmv kernels')");
+  CLI::Option* out_of_core =
+      c->add_flag("--out-of-core", o->out_of_core,
+                  "with --k: also time the chosen SpMM kernels out of core: B and C in host "
+                  "memory, sent through the device in chunks of columns, sequentially and with "
+                  "overlapped copies (Ortega et al. 2013, Algorithms 2 and 3)");
+  c->add_option("--device-memory-cap", o->out_of_core_settings.device_memory_cap,
+                "with --out-of-core: device bytes for A and the chunks (e.g. 2GiB; default: the "
+                "free device memory)")
+      ->transform(CLI::AsSizeValue(false))
+      ->needs(out_of_core);
+  c->add_option("--chunk-columns", o->out_of_core_settings.chunk_columns,
+                "with --out-of-core: columns per chunk, L_GPU (default: the most the cap allows)")
+      ->check(CLI::Range(1, 1 << 20))
+      ->needs(out_of_core);
+  c->add_option("--streams", o->out_of_core_settings.streams,
+                "with --out-of-core: chunks in flight when overlapping (default 2)")
+      ->check(CLI::Range(2, 64))
+      ->needs(out_of_core);
   return {c, [o] { return run_bench(*o); }};
 }
 

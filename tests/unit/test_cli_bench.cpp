@@ -95,5 +95,26 @@ TEST(CliBench, TablePrintsEachKernelAndItsSetup) {
   EXPECT_NE(run.out.find("setup"), std::string::npos) << run.out;
 }
 
+// --params reaches the chosen kernels; bad parameters, and out-of-core
+// options where they cannot apply, are refused with one line saying why.
+TEST(CliBench, KernelParametersAndOutOfCoreOptions) {
+  const json report =
+      bench_json({sample("dwt_992.mtx.gz"), "--backend", "cpu", "--params", "threads=2"});
+  EXPECT_EQ(report["results"][0]["params"]["threads"], 2);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
+      {{"--params", "threads"}, "--params takes name=integer pairs"},
+      {{"--device-memory-cap", "1GiB"}, "--device-memory-cap requires --out-of-core"},
+      {{"--out-of-core"}, "give --k 2 or more"},
+      {{"--out-of-core", "--k", "4"}, "--out-of-core needs --backend cuda"},
+  };
+  for (const auto& [extra, message] : refused) {
+    std::vector<std::string> arguments = {"bench", sample("dwt_992.mtx.gz"), "--backend", "cpu"};
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    const CliRun run = run_cli(arguments);
+    EXPECT_EQ(run.exit_code, 2) << message;
+    EXPECT_NE(run.err.find(message), std::string::npos) << run.err;
+  }
+}
+
 }  // namespace
 }  // namespace spmv::test

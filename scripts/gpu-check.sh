@@ -12,6 +12,7 @@ log_dir=${LOG_DIR:-${OUT:+$OUT/gpu-check}}
 log_dir=${log_dir:-/tmp/spmv-gpu-check}
 mkdir -p "$log_dir"
 export SPMV_REQUIRE_GPU=1
+export SPMV_CLI="$build/spmv"  # the GPU tests that run the tool use this build
 
 for binary in "$build/spmv" "$build/tests/spmv_gpu_tests"; do
   [ -x "$binary" ] || { echo "gpu-check: $binary not found (build first, or set BUILD_DIR)" >&2; exit 2; }

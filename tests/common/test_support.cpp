@@ -14,7 +14,11 @@ namespace fs = std::filesystem;
 namespace spmv::test {
 
 std::string source_dir() { return SPMV_SOURCE_DIR; }
-std::string cli_path() { return SPMV_CLI_PATH; }
+// $SPMV_CLI overrides the build's path, for a build carried to another machine.
+std::string cli_path() {
+  const char* env = std::getenv("SPMV_CLI");
+  return env != nullptr && *env != '\0' ? env : SPMV_CLI_PATH;
+}
 
 std::string shared_data_dir() {
   if (const char* env = std::getenv("SPMV_SHARED_DATA")) return env;

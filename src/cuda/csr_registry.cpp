@@ -129,6 +129,12 @@ RowProfile row_profile(const Csr<T>& a) {
 constexpr double max_local_span = 1 << 18;
 constexpr double many_empty_rows = 0.1;
 constexpr int sweep_rows_per_subwarp = 8;
+// The sweep only pays when its grid still fills the GPU: below about one
+// wave of resident threads (H200: 132 SMs x 2048) it left most SMs idle on
+// the real matrices as they are (bayer10 f32: 0.024 ms against 0.0055 ms with
+// one row per sub-warp; docs/benchmarks.md, 2026-11-22), so smaller
+// matrices get one row per sub-warp in plain order.
+constexpr double sweep_min_threads = 132.0 * 2048;
 
 template <class T>
 KernelChoice default_csr_kernel(const Csr<T>& a) {
@@ -140,11 +146,12 @@ KernelChoice default_csr_kernel(const Csr<T>& a) {
   const double entries_per_step = sizeof(T) == 4 && width == 2 ? p.mean_length / 2 : p.mean_length;
   int lanes = 1;
   while (lanes < 32 && lanes * width < entries_per_step) lanes *= 2;
+  const bool sweep = static_cast<double>(a.rows) * lanes / sweep_rows_per_subwarp >= sweep_min_threads;
   return {"csr-vector-tuned",
           {{"threads_per_row", lanes},
            {"vector_width", width},
-           {"cyclic_rows", 2},
-           {"rows_per_subwarp", sweep_rows_per_subwarp}}};
+           {"cyclic_rows", sweep ? 2 : 0},
+           {"rows_per_subwarp", sweep ? sweep_rows_per_subwarp : 1}}};
 }
 template KernelChoice default_csr_kernel(const Csr<float>&);
 template KernelChoice default_csr_kernel(const Csr<double>&);

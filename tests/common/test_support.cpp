@@ -47,6 +47,25 @@ std::string temp_dir() {
   return dir.string();
 }
 
+std::string KernelCase::describe() const {
+  std::string text = kernel;
+  for (const auto& [name, value] : params) text += " " + name + "=" + std::to_string(value);
+  return text;
+}
+
+std::vector<KernelCase> kernel_cases(const std::function<bool(const KernelInfo&)>& select,
+                                     const KernelVariants& variants, bool defaults_beside_variants) {
+  std::vector<KernelCase> cases;
+  for (const KernelInfo& info : kernel_catalogue()) {
+    if (!select(info)) continue;
+    const auto found = variants.find(info.name);
+    if (found == variants.end() || defaults_beside_variants) cases.push_back({info.backend, info.name, {}});
+    if (found != variants.end())
+      for (const KernelParams& params : found->second) cases.push_back({info.backend, info.name, params});
+  }
+  return cases;
+}
+
 bool gpu_required() {
   const char* env = std::getenv("SPMV_REQUIRE_GPU");
   return env != nullptr && std::string(env) == "1";

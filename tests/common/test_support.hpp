@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -40,6 +42,20 @@ std::vector<ZooMatrix> matrix_zoo();
 // Deterministic, non-periodic values in [-1, 1] away from zero.
 template <class T>
 std::vector<T> random_vector(std::size_t n, std::uint64_t seed);
+
+// A kernel of the catalogue with one parameter set, as the GPU tests run it.
+struct KernelCase {
+  Backend backend;
+  std::string kernel;
+  KernelParams params;
+  std::string describe() const;  // "name p=v ..."
+};
+using KernelVariants = std::map<std::string, std::vector<KernelParams>>;
+// One case per parameter set of each catalogue kernel that `select` keeps:
+// its listed variants (with its defaults first when `defaults_beside_variants`),
+// or its defaults alone when it has none listed.
+std::vector<KernelCase> kernel_cases(const std::function<bool(const KernelInfo&)>& select,
+                                     const KernelVariants& variants, bool defaults_beside_variants);
 
 // true when SPMV_REQUIRE_GPU=1 is set.
 bool gpu_required();

@@ -18,8 +18,8 @@ namespace {
 
 // Parameter sets each kernel is tested with; kernels not named here are
 // tested with their defaults.
-const std::map<std::string, std::vector<KernelParams>>& kernel_variants() {
-  static const std::map<std::string, std::vector<KernelParams>> variants = {
+const test::KernelVariants& kernel_variants() {
+  static const test::KernelVariants variants = {
       {"csr-vector",
        {{{"threads_per_row", 2}}, {{"threads_per_row", 4}}, {{"threads_per_row", 8}},
         {{"threads_per_row", 16}}, {{"threads_per_row", 32}, {"block_size", 128}}}},
@@ -62,39 +62,19 @@ const std::map<std::string, std::vector<KernelParams>>& kernel_variants() {
   return variants;
 }
 
-struct GpuKernelCase {
-  Backend backend;
-  std::string kernel;
-  KernelParams params;
-};
-
-std::vector<GpuKernelCase> gpu_kernel_cases() {
-  std::vector<GpuKernelCase> cases;
-  for (const KernelInfo& info : kernel_catalogue()) {
-    if (info.backend != Backend::cuda && info.backend != Backend::cusparse) continue;
-    const auto found = kernel_variants().find(info.name);
-    if (found == kernel_variants().end()) {
-      cases.push_back({info.backend, info.name, {}});
-    } else {
-      for (const KernelParams& params : found->second) cases.push_back({info.backend, info.name, params});
-    }
-  }
-  return cases;
-}
-
-std::string describe_case(const GpuKernelCase& c) {
-  std::string text = c.kernel;
-  for (const auto& [name, value] : c.params) text += " " + name + "=" + std::to_string(value);
-  return text;
+std::vector<test::KernelCase> gpu_kernel_cases() {
+  return test::kernel_cases(
+      [](const KernelInfo& info) { return info.backend == Backend::cuda || info.backend == Backend::cusparse; },
+      kernel_variants(), false);
 }
 
 // Returns false when the kernel's format refused the matrix (FormatLimitError:
 // padding beyond its limit), which is allowed if the refusal says what to use.
 template <class T>
-bool check_products(const Csr<double>& matrix, const std::string& name, const GpuKernelCase& c,
+bool check_products(const Csr<double>& matrix, const std::string& name, const test::KernelCase& c,
                     bool with_spmm) {
   const Csr<T> a = cast<T>(matrix);
-  SCOPED_TRACE(name + " / " + describe_case(c) + (sizeof(T) == 4 ? " / f32" : " / f64"));
+  SCOPED_TRACE(name + " / " + c.describe() + (sizeof(T) == 4 ? " / f32" : " / f64"));
   PlanOptions options;
   options.backend = c.backend;
   options.kernel = c.kernel;
@@ -149,7 +129,7 @@ TEST(GpuKernels, EveryKernelOnTheZoo) {
       const bool ran = check_products<double>(m.matrix, m.name, c, true);
       check_products<float>(m.matrix, m.name, c, true);
       if (std::find(always_accepted.begin(), always_accepted.end(), m.name) != always_accepted.end())
-        EXPECT_TRUE(ran) << describe_case(c) << " refused " << m.name;
+        EXPECT_TRUE(ran) << c.describe() << " refused " << m.name;
     }
 }
 

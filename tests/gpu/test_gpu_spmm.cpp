@@ -31,8 +31,8 @@ struct Scaling {
 const std::vector<Scaling> scalings = {{1, 0}, {0.75, -1}, {-2, 0.5}};
 
 // Parameter sets each SpMM kernel is tested with, beside its defaults.
-const std::map<std::string, std::vector<KernelParams>>& spmm_variants() {
-  static const std::map<std::string, std::vector<KernelParams>> variants = {
+const test::KernelVariants& spmm_variants() {
+  static const test::KernelVariants variants = {
       {"spmm-csr-vec",
        {{{"entry_lanes", 1}},
         {{"entry_lanes", 32}, {"block_size", 64}},
@@ -47,29 +47,8 @@ const std::map<std::string, std::vector<KernelParams>>& spmm_variants() {
   return variants;
 }
 
-struct SpmmCase {
-  Backend backend;
-  std::string kernel;
-  KernelParams params;
-};
-
-std::vector<SpmmCase> spmm_cases() {
-  std::vector<SpmmCase> cases;
-  for (const KernelInfo& info : kernel_catalogue()) {
-    if (!info.spmm_only) continue;
-    cases.push_back({info.backend, info.name, {}});
-    const auto found = spmm_variants().find(info.name);
-    if (found != spmm_variants().end())
-      for (const KernelParams& params : found->second)
-        cases.push_back({info.backend, info.name, params});
-  }
-  return cases;
-}
-
-std::string describe_case(const SpmmCase& c) {
-  std::string text = c.kernel;
-  for (const auto& [name, value] : c.params) text += " " + name + "=" + std::to_string(value);
-  return text;
+std::vector<test::KernelCase> spmm_cases() {
+  return test::kernel_cases([](const KernelInfo& info) { return info.spmm_only; }, spmm_variants(), true);
 }
 
 std::unique_ptr<Operator<double>> plan_for(const Csr<double>& a, const std::string& kernel,
@@ -91,10 +70,10 @@ std::vector<T> initial_c(std::size_t n, double beta, std::uint64_t seed) {
 // Every k, layout and scaling on one matrix. Returns false when the
 // kernel's format refused the matrix, which is allowed with a reason.
 template <class T>
-bool check_spmm(const Csr<double>& matrix, const std::string& name, const SpmmCase& c,
+bool check_spmm(const Csr<double>& matrix, const std::string& name, const test::KernelCase& c,
                 const std::vector<index_t>& ks) {
   const Csr<T> a = cast<T>(matrix);
-  SCOPED_TRACE(name + " / " + describe_case(c) + (sizeof(T) == 4 ? " / f32" : " / f64"));
+  SCOPED_TRACE(name + " / " + c.describe() + (sizeof(T) == 4 ? " / f32" : " / f64"));
   PlanOptions options;
   options.backend = c.backend;
   options.kernel = c.kernel;
@@ -147,13 +126,13 @@ TEST(GpuSpmm, EveryKernelOnTheZoo) {
   const std::vector<std::string> always_accepted = {"empty_0x0",     "zero_rows_0x7",
                                                     "zero_cols_5x0", "all_empty_rows_6x4",
                                                     "single_1x1",    "dense_block_64x64"};
-  for (const SpmmCase& c : spmm_cases())
+  for (const test::KernelCase& c : spmm_cases())
     for (const auto& m : test::matrix_zoo()) {
       const bool ran = check_spmm<double>(m.matrix, m.name, c, column_counts);
       check_spmm<float>(m.matrix, m.name, c, column_counts);
       if (std::find(always_accepted.begin(), always_accepted.end(), m.name) !=
           always_accepted.end()) {
-        EXPECT_TRUE(ran) << describe_case(c) << " refused " << m.name;
+        EXPECT_TRUE(ran) << c.describe() << " refused " << m.name;
       }
     }
 }
@@ -163,13 +142,13 @@ TEST(GpuSpmm, EveryKernelOnGeneratedMatrices) {
   SPMV_GPU_TEST_PRELUDE();
   for (const char* spec : {"stencil27:n=18", "uniform:rows=20000,cols=15000,per_row=9"}) {
     const Csr<double> a = generate(parse_generator_spec(spec));
-    for (const SpmmCase& c : spmm_cases()) {
+    for (const test::KernelCase& c : spmm_cases()) {
       // Variants may pad beyond the limit (T = 32 on 9 entries per row); the
       // defaults must run.
       const bool ran = check_spmm<double>(a, spec, c, {8, 33});
       check_spmm<float>(a, spec, c, {32});
       if (c.params.empty()) {
-        EXPECT_TRUE(ran) << describe_case(c) << " refused " << spec;
+        EXPECT_TRUE(ran) << c.describe() << " refused " << spec;
       }
     }
   }
@@ -210,7 +189,7 @@ TEST(GpuSpmm, DeviceOperandsAlignedAndNot) {
 TEST(GpuSpmm, NoColumnsAndNegativeColumns) {
   SPMV_GPU_TEST_PRELUDE();
   const Csr<double> a = test::matrix_zoo()[8].matrix;  // banded
-  for (const SpmmCase& c : spmm_cases()) {
+  for (const test::KernelCase& c : spmm_cases()) {
     if (!c.params.empty()) continue;  // variants may refuse the banded matrix (padding)
     auto op = plan_for(a, c.kernel);
     std::vector<double> nothing;

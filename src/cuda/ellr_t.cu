@@ -11,23 +11,14 @@
 // goes through the read-only cache. When T or BS is not given, the
 // configuration model (ellrt_configuration) chooses them for the device.
 #include "cuda/cuda_check.hpp"
-#include "cuda/device_buffer.hpp"
 #include "cuda/device_loads.cuh"
+#include "cuda/ellpack_r_device.hpp"
 #include "cuda/format_kernels.hpp"
 #include "formats/format_common.hpp"
 
 namespace spmv::detail {
 
 namespace {
-
-template <class T>
-struct EllrView {
-  index_t rows = 0;
-  index_t stride = 0;
-  const index_t* row_length = nullptr;
-  const index_t* col_idx = nullptr;
-  const T* values = nullptr;
-};
 
 template <class T, int ThreadsPerRow>
 __global__ void spmv_ellr_t_kernel(EllrView<T> a, const T* __restrict__ x, T* __restrict__ y, T alpha, T beta) {
@@ -51,23 +42,17 @@ __global__ void spmv_ellr_t_kernel(EllrView<T> a, const T* __restrict__ x, T* __
 template <class T>
 class EllrT final : public FormatKernel<T> {
  public:
-  EllrT(const EllpackR<T>& host, int block_size, int max_padding, double build_seconds)
-      : rows_(host.rows),
-        stride_(host.stride),
-        threads_per_row_(host.threads_per_row),
-        block_size_(block_size),
-        max_padding_(max_padding),
-        build_seconds_(build_seconds),
-        nnz_(host.nnz),
-        row_length_(host.row_length, "ELLPACK-R row lengths"),
-        col_idx_(host.col_idx, "ELLPACK-R column indices"),
-        values_(host.values, "ELLPACK-R values") {}
+  explicit EllrT(const EllrtBuild<T>& built)
+      : block_size_(built.block_size),
+        max_padding_(built.max_padding),
+        build_seconds_(built.build_seconds),
+        matrix_(built.host) {}
 
   void spmv(const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
-    if (rows_ == 0) return;
-    const EllrView<T> a{rows_, stride_, row_length_.data(), col_idx_.data(), values_.data()};
-    const unsigned blocks = blocks_for(static_cast<std::size_t>(rows_) * threads_per_row_, block_size_);
-    switch (threads_per_row_) {
+    if (matrix_.rows == 0) return;
+    const EllrView<T> a = matrix_.view();
+    const unsigned blocks = blocks_for(static_cast<std::size_t>(matrix_.rows) * matrix_.threads_per_row, block_size_);
+    switch (matrix_.threads_per_row) {
       case 1: spmv_ellr_t_kernel<T, 1><<<blocks, block_size_, 0, stream>>>(a, x, y, alpha, beta); break;
       case 2: spmv_ellr_t_kernel<T, 2><<<blocks, block_size_, 0, stream>>>(a, x, y, alpha, beta); break;
       case 4: spmv_ellr_t_kernel<T, 4><<<blocks, block_size_, 0, stream>>>(a, x, y, alpha, beta); break;
@@ -78,46 +63,48 @@ class EllrT final : public FormatKernel<T> {
     SPMV_LAUNCH_CHECK();
   }
   KernelParams params() const override {
-    return {{"threads_per_row", threads_per_row_}, {"block_size", block_size_}, {"max_padding", max_padding_}};
+    return {{"threads_per_row", matrix_.threads_per_row}, {"block_size", block_size_}, {"max_padding", max_padding_}};
   }
-  std::size_t device_bytes() const override { return row_length_.bytes() + col_idx_.bytes() + values_.bytes(); }
-  // The row lengths and the entries; the threads never read the padding.
-  std::size_t matrix_bytes() const override {
-    return row_length_.bytes() + static_cast<std::size_t>(nnz_) * (sizeof(index_t) + sizeof(T));
-  }
+  std::size_t device_bytes() const override { return matrix_.bytes(); }
+  std::size_t matrix_bytes() const override { return matrix_.matrix_bytes(); }
   double build_seconds() const override { return build_seconds_; }
 
  private:
-  index_t rows_;
-  index_t stride_;
-  int threads_per_row_;
   int block_size_;
   int max_padding_;
   double build_seconds_;
-  index_t nnz_;
-  DeviceBuffer<index_t> row_length_;
-  DeviceBuffer<index_t> col_idx_;
-  DeviceBuffer<T> values_;
+  DeviceEllpackR<T> matrix_;
 };
 
 }  // namespace
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_ellr_t(const Csr<T>& a, const KernelParams& params) {
-  double build_seconds = 0;
+EllrtBuild<T> build_ellr_t(const Csr<T>& a, const KernelParams& params, const std::string& kernel) {
+  EllrtBuild<T> built;
   // The model chooses what the parameters leave open (its cost is O(rows)).
   EllrtConfiguration model;
   if (!params.count("threads_per_row") || !params.count("block_size"))
-    model = timed_build(build_seconds, [&] { return ellrt_configuration(row_lengths(a), current_gpu_shape()); });
+    model = timed_build(built.build_seconds,
+                        [&] { return ellrt_configuration(row_lengths(a), current_gpu_shape()); });
   EllpackROptions options;
-  options.threads_per_row = param_or(params, "ellr-t", "threads_per_row", model.threads_per_row, {1, 2, 4, 8, 16, 32});
-  options.max_padding = max_padding_param(params, "ellr-t");
-  const int block_size = param_or(params, "ellr-t", "block_size", model.block_size, {32, 64, 128, 256, 512, 1024});
-  const EllpackR<T> host = timed_build(build_seconds, [&] { return ellpack_r_from_csr(a, options); });
-  return std::make_unique<EllrT<T>>(host, block_size, static_cast<int>(options.max_padding), build_seconds);
+  options.threads_per_row = param_or(params, kernel, "threads_per_row", model.threads_per_row, {1, 2, 4, 8, 16, 32});
+  options.max_padding = max_padding_param(params, kernel);
+  built.block_size = param_or(params, kernel, "block_size", model.block_size, {32, 64, 128, 256, 512, 1024});
+  built.max_padding = static_cast<int>(options.max_padding);
+  built.host = timed_build(built.build_seconds, [&] { return ellpack_r_from_csr(a, options); });
+  return built;
 }
 
-template std::unique_ptr<FormatKernel<float>> make_ellr_t(const Csr<float>&, const KernelParams&);
-template std::unique_ptr<FormatKernel<double>> make_ellr_t(const Csr<double>&, const KernelParams&);
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_ellr_t(const Csr<T>& a, const KernelParams& params) {
+  return std::make_unique<EllrT<T>>(build_ellr_t(a, params, "ellr-t"));
+}
+
+#define SPMV_INSTANTIATE_ELLR_T(T)                                                                     \
+  template EllrtBuild<T> build_ellr_t(const Csr<T>&, const KernelParams&, const std::string&);         \
+  template std::unique_ptr<FormatKernel<T>> make_ellr_t(const Csr<T>&, const KernelParams&);
+SPMV_INSTANTIATE_ELLR_T(float)
+SPMV_INSTANTIATE_ELLR_T(double)
+#undef SPMV_INSTANTIATE_ELLR_T
 
 }  // namespace spmv::detail

@@ -21,35 +21,21 @@
 // SetSpMVs: k separate ELLR-T SpMVs, one launch per column of B (L_c = 1),
 // each reading all of A. Both take T and the block size from the ELLR-T
 // configuration model unless given.
-#include <chrono>
-
 #include "cuda/cuda_check.hpp"
-#include "cuda/device_buffer.hpp"
-#include "cuda/format_kernels.hpp"
+#include "cuda/ellpack_r_device.hpp"
 #include "cuda/spmm_algorithm.hpp"
 #include "cuda/spmm_common.cuh"
-#include "formats/format_common.hpp"
 
 namespace spmv::detail {
 
 namespace {
-
-template <class T>
-struct EllrSpmmView {
-  index_t rows = 0;
-  index_t cols = 0;
-  index_t stride = 0;
-  const index_t* row_length = nullptr;
-  const index_t* col_idx = nullptr;
-  const T* values = nullptr;
-};
 
 // Values per access of a row-major tile of `Columns` values.
 template <class T, int Columns>
 constexpr int tile_width = Columns < widest_access<T> ? Columns : widest_access<T>;
 
 template <class T, int ThreadsPerRow, int Columns, bool RowMajor>
-__global__ void spmm_ellr_t_kernel(EllrSpmmView<T> a, const T* __restrict__ b, T* __restrict__ c,
+__global__ void spmm_ellr_t_kernel(EllrView<T> a, const T* __restrict__ b, T* __restrict__ c,
                                    index_t k, index_t first_column, unsigned passes, bool wide,
                                    T alpha, T beta) {
   const PassBlock block = pass_block(passes);
@@ -108,25 +94,17 @@ enum class ColumnPasses {
 template <class T>
 class EllrSpmm final : public SpmmAlgorithm<T> {
  public:
-  EllrSpmm(const EllpackR<T>& host, ColumnPasses passes, int columns_per_pass, int block_size,
-           int max_padding, double build_seconds)
-      : rows_(host.rows),
-        cols_(host.cols),
-        stride_(host.stride),
-        nnz_(host.nnz),
-        threads_per_row_(host.threads_per_row),
-        passes_(passes),
+  EllrSpmm(const EllrtBuild<T>& built, ColumnPasses passes, int columns_per_pass)
+      : passes_(passes),
         columns_per_pass_(columns_per_pass),
-        block_size_(block_size),
-        max_padding_(max_padding),
-        build_seconds_(build_seconds),
-        row_length_(host.row_length, "ELLPACK-R row lengths (SpMM)"),
-        col_idx_(host.col_idx, "ELLPACK-R column indices (SpMM)"),
-        values_(host.values, "ELLPACK-R values (SpMM)") {}
+        block_size_(built.block_size),
+        max_padding_(built.max_padding),
+        build_seconds_(built.build_seconds),
+        matrix_(built.host) {}
 
   void spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta,
             cudaStream_t stream) const override {
-    if (rows_ == 0 || k == 0) return;
+    if (matrix_.rows == 0 || k == 0) return;
     if (passes_ == ColumnPasses::setspmvs) {
       for (index_t j = 0; j < k; ++j) launch(1, j, 1, b, c, k, layout, alpha, beta, stream);
       return;
@@ -143,19 +121,14 @@ class EllrSpmm final : public SpmmAlgorithm<T> {
   }
 
   KernelParams params() const override {
-    KernelParams p{{"threads_per_row", threads_per_row_},
+    KernelParams p{{"threads_per_row", matrix_.threads_per_row},
                    {"block_size", block_size_},
                    {"max_padding", max_padding_}};
     if (passes_ == ColumnPasses::fastspmm) p["columns_per_pass"] = columns_per_pass_;
     return p;
   }
-  std::size_t device_bytes() const override {
-    return row_length_.bytes() + col_idx_.bytes() + values_.bytes();
-  }
-  // The row lengths and the entries; the threads never read the padding.
-  std::size_t matrix_bytes() const override {
-    return row_length_.bytes() + static_cast<std::size_t>(nnz_) * (sizeof(index_t) + sizeof(T));
-  }
+  std::size_t device_bytes() const override { return matrix_.bytes(); }
+  std::size_t matrix_bytes() const override { return matrix_.matrix_bytes(); }
   double build_seconds() const override { return build_seconds_; }
 
  private:
@@ -163,14 +136,13 @@ class EllrSpmm final : public SpmmAlgorithm<T> {
   void launch(int columns, index_t first_column, index_t passes, const T* b, T* c, index_t k,
               Layout layout, T alpha, T beta, cudaStream_t stream) const {
     const std::size_t blocks =
-        blocks_for(static_cast<std::size_t>(rows_) * threads_per_row_, block_size_) *
+        blocks_for(static_cast<std::size_t>(matrix_.rows) * matrix_.threads_per_row, block_size_) *
         static_cast<std::size_t>(passes);
     if (blocks > static_cast<std::size_t>(max_index))
       throw SizeError("ELLR-T SpMM: " + std::to_string(blocks) + " blocks exceed the grid limit");
-    const EllrSpmmView<T> a{rows_,           cols_,         stride_, row_length_.data(),
-                            col_idx_.data(), values_.data()};
+    const EllrView<T> a = matrix_.view();
     const bool row_major = layout == Layout::row_major;
-    with_power_of_two(threads_per_row_, [&](auto threads) {
+    with_power_of_two(matrix_.threads_per_row, [&](auto threads) {
       constexpr int t = decltype(threads)::value;
       with_power_of_two(columns, [&](auto width) {
         constexpr int l = decltype(width)::value;
@@ -186,44 +158,23 @@ class EllrSpmm final : public SpmmAlgorithm<T> {
     SPMV_LAUNCH_CHECK();
   }
 
-  index_t rows_;
-  index_t cols_;
-  index_t stride_;
-  index_t nnz_;
-  int threads_per_row_;
   ColumnPasses passes_;
   int columns_per_pass_;
   int block_size_;
   int max_padding_;
   double build_seconds_;
-  DeviceBuffer<index_t> row_length_;
-  DeviceBuffer<index_t> col_idx_;
-  DeviceBuffer<T> values_;
+  DeviceEllpackR<T> matrix_;
 };
 
 template <class T>
 std::unique_ptr<SpmmAlgorithm<T>> make_ellr_spmm(const Csr<T>& a, const KernelParams& params,
                                                  const std::string& name, ColumnPasses passes) {
-  double build_seconds = 0;
-  EllrtConfiguration model;
-  if (!params.count("threads_per_row") || !params.count("block_size"))
-    model = timed_build(build_seconds,
-                        [&] { return ellrt_configuration(row_lengths(a), current_gpu_shape()); });
-  EllpackROptions options;
-  options.threads_per_row =
-      param_or(params, name, "threads_per_row", model.threads_per_row, {1, 2, 4, 8, 16, 32});
-  options.max_padding = max_padding_param(params, name);
-  const int block_size =
-      param_or(params, name, "block_size", model.block_size, {32, 64, 128, 256, 512, 1024});
   // The paper settles on L* = 4 for Fermi (its Fig. 3); on an H200, 8 was
   // as fast for k = 8 and halves the passes over A for larger k (docs/spmm.md).
   const int columns_per_pass = passes == ColumnPasses::fastspmm
                                    ? param_or(params, name, "columns_per_pass", 8, {1, 2, 4, 8})
                                    : 1;
-  const EllpackR<T> host =
-      timed_build(build_seconds, [&] { return ellpack_r_from_csr(a, options); });
-  return std::make_unique<EllrSpmm<T>>(host, passes, columns_per_pass, block_size,
-                                       static_cast<int>(options.max_padding), build_seconds);
+  return std::make_unique<EllrSpmm<T>>(build_ellr_t(a, params, name), passes, columns_per_pass);
 }
 
 }  // namespace

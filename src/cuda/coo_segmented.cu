@@ -12,7 +12,8 @@
 // safe. The partial sum of each interval's last row, which may continue in
 // the next interval, is left in the carry arrays; a second kernel (one warp)
 // reduces the carries with the same routine and adds them to y.
-// y is scaled by beta first, so every write is y += alpha * sum.
+// y is scaled by beta first, so every write is y += alpha * sum. The
+// reduction is shared with BRO-COO (warp_segmented_sum.cuh).
 #include <algorithm>
 
 #include "cuda/coo_device.hpp"
@@ -20,50 +21,11 @@
 #include "cuda/dense_ops.hpp"
 #include "cuda/device_loads.cuh"
 #include "cuda/format_kernels.hpp"
+#include "cuda/warp_segmented_sum.cuh"
 
 namespace spmv::detail {
 
 namespace {
-
-constexpr unsigned full_mask = 0xffffffffu;
-
-// Sums the (row, value) pairs k in [begin, end) (rows non-decreasing in k)
-// with one warp, 32 pairs at a time; pair(k) returns them. Every row that ends
-// before the last pair gets y[row] += alpha * sum; the last row's sum is
-// returned in (last_row, last_sum) for the caller (begin < end).
-template <class T, class Pair>
-__device__ void warp_segmented_sum(std::int64_t begin, std::int64_t end, Pair pair, T* y, T alpha,
-                                   index_t& last_row, T& last_sum) {
-  const int lane = threadIdx.x % warp_size;
-  index_t carry_row = -1;
-  T carry_sum = 0;
-  for (std::int64_t chunk = begin; chunk < end; chunk += warp_size) {
-    const std::int64_t k = chunk + lane;
-    // Lanes past the end repeat the last row with 0, so that row is carried.
-    index_t row;
-    T value;
-    pair(k < end ? k : end - 1, row, value);
-    if (k >= end) value = 0;
-    if (lane == 0 && carry_row >= 0) {
-      if (row == carry_row)
-        value += carry_sum;
-      else
-        y[carry_row] += alpha * carry_sum;  // the carried row ended with the last chunk
-    }
-#pragma unroll
-    for (int offset = 1; offset < warp_size; offset *= 2) {
-      const T other = __shfl_up_sync(full_mask, value, offset);
-      const index_t other_row = __shfl_up_sync(full_mask, row, offset);
-      if (lane >= offset && other_row == row) value += other;
-    }
-    const index_t next_row = __shfl_down_sync(full_mask, row, 1);
-    if (lane < warp_size - 1 && next_row != row) y[row] += alpha * value;
-    carry_row = __shfl_sync(full_mask, row, warp_size - 1);
-    carry_sum = __shfl_sync(full_mask, value, warp_size - 1);
-  }
-  last_row = carry_row;
-  last_sum = carry_sum;
-}
 
 template <class T>
 __global__ void spmv_coo_segmented_kernel(CooView<T> a, const T* __restrict__ x, T* y, T alpha, index_t interval,
@@ -85,22 +47,6 @@ __global__ void spmv_coo_segmented_kernel(CooView<T> a, const T* __restrict__ x,
     carry_row[warp] = row;
     carry_value[warp] = sum;
   }
-}
-
-// One warp: the carries are in interval order, so their rows are non-decreasing.
-template <class T>
-__global__ void spmv_coo_carries_kernel(const index_t* carry_row, const T* carry_value, index_t warps, T* y,
-                                        T alpha) {
-  index_t row;
-  T sum;
-  warp_segmented_sum(
-      0, warps,
-      [&](std::int64_t k, index_t& r, T& v) {
-        r = carry_row[k];
-        v = carry_value[k];
-      },
-      y, alpha, row, sum);
-  if (threadIdx.x == 0) y[row] += alpha * sum;
 }
 
 template <class T>
@@ -134,10 +80,7 @@ DeviceCoo<T>::DeviceCoo(const Coo<T>& host, const GpuShape& gpu)
     : row_idx(host.row_idx, "COO row indices"),
       col_idx(host.col_idx, "COO column indices"),
       values(host.values, "COO values") {
-  // One interval per resident warp of the GPU, at least 32 entries each.
-  const std::int64_t resident_warps = static_cast<std::int64_t>(gpu.multiprocessors) * gpu.threads_per_multiprocessor / warp_size;
-  const std::int64_t per_warp = (host.nnz() + resident_warps - 1) / resident_warps;
-  interval = static_cast<index_t>(std::max<std::int64_t>(1, (per_warp + warp_size - 1) / warp_size) * warp_size);
+  interval = interval_per_resident_warp(host.nnz(), gpu);
   warps = static_cast<index_t>((static_cast<std::int64_t>(host.nnz()) + interval - 1) / interval);
   carry_row = DeviceBuffer<index_t>(warps, "COO carry rows");
   carry_value = DeviceBuffer<T>(warps, "COO carry values");
@@ -150,8 +93,7 @@ void accumulate_coo(const DeviceCoo<T>& a, const T* x, T* y, T alpha, int block_
   spmv_coo_segmented_kernel<<<blocks, block_size, 0, stream>>>(a.view(), x, y, alpha, a.interval, a.warps,
                                                                 a.carry_row.data(), a.carry_value.data());
   SPMV_LAUNCH_CHECK();
-  spmv_coo_carries_kernel<<<1, warp_size, 0, stream>>>(a.carry_row.data(), a.carry_value.data(), a.warps, y, alpha);
-  SPMV_LAUNCH_CHECK();
+  add_interval_carries(a.carry_row.data(), a.carry_value.data(), a.warps, y, alpha, stream);
 }
 
 template <class T>

@@ -17,6 +17,8 @@ namespace spmv::detail {
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_coo_segmented(const Csr<T>& a, const KernelParams& params);
 template <class T>
+std::unique_ptr<FormatKernel<T>> make_bro_coo_segmented(const Csr<T>& a, const KernelParams& params);
+template <class T>
 std::unique_ptr<FormatKernel<T>> make_ell_thread_per_row(const Csr<T>& a, const KernelParams& params);
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_ellr_t(const Csr<T>& a, const KernelParams& params);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "spmv/error.hpp"
+#include "spmv/formats/bro_coo.hpp"
 #include "spmv/operator.hpp"
 #include "test_support.hpp"
 
@@ -69,6 +70,21 @@ TEST(GpuFormats, MatrixBytesFollowEachFormatsModel) {
     EXPECT_GE(d.device_bytes, d.matrix_bytes) << kernel;
     EXPECT_GE(d.build_seconds, 0.0) << kernel;
   }
+}
+
+TEST(GpuFormats, BroCooStoresWhatTheHostEncoderWritesInWholeWarpIntervals) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = uniform_rows(3000, 3000, 7);
+  const auto given = describe_plan(a, "bro-coo", {{"interval", 64}});
+  EXPECT_EQ(given.format, "bro-coo");
+  EXPECT_EQ(given.params.at("interval"), 64);
+  EXPECT_EQ(given.matrix_bytes, bro_coo_metrics(bro_coo_from_csr(a, {64})).matrix_bytes);
+  // The default: one interval per resident warp, whole warps.
+  const index_t interval = describe_plan(a, "bro-coo").params.at("interval");
+  EXPECT_GE(interval, 32);
+  EXPECT_EQ(interval % 32, 0);
+  EXPECT_THROW(describe_plan(a, "bro-coo", {{"interval", 48}}), InvalidArgument);
+  EXPECT_THROW(describe_plan(a, "bro-coo", {{"interval", 0}}), InvalidArgument);
 }
 
 TEST(GpuFormats, PaddingLimitRefusesAndCanBeRaised) {

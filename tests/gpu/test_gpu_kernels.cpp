@@ -46,6 +46,10 @@ const test::KernelVariants& kernel_variants() {
       // Format kernels (issue 4). Formats may refuse a matrix they would pad
       // beyond their limit (see check_products).
       {"coo", {{{"block_size", 64}}, {}}},
+      // Intervals of one and two warp steps: most end mid-row, long rows span many.
+      {"bro-coo",
+       {{}, {{"interval", 32}}, {{"interval", 64}, {"block_size", 64}},
+        {{"interval", 96}, {"block_size", 1024}}}},
       {"ellr-t",
        {{},  // T and BS from the configuration model
         {{"threads_per_row", 1}}, {{"threads_per_row", 2}, {"block_size", 64}}, {{"threads_per_row", 4}},

@@ -1,0 +1,128 @@
+// BRO-COO with the warp-level segmented reduction of the COO kernel
+// (warp_segmented_sum.cuh; Tang et al. 2013, section 3.2).
+//
+// One warp per interval, as in coo_segmented.cu: the warp walks its interval
+// 32 entries at a time, lane i taking entry chunk + i. Lane i decodes its
+// row from its own bit stream: it starts at the interval's base row and adds
+// the next field at every chunk, a field as wide as the step's width, which
+// all lanes read from the same address (a broadcast; one width per step, so
+// the reader's load branch is taken by all lanes alike). The 32 streams are
+// multiplexed, so a warp's symbol loads are coalesced; column indices and
+// values are read as in COO (coalesced, evict-first; x through the read-only
+// cache). Lanes past the last entry decode the last entry's row, as the
+// reduction requires. The carries of the intervals are reduced by the
+// shared second kernel. y is scaled by beta first.
+#include <algorithm>
+
+#include "cuda/bro_coo_device.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/dense_ops.hpp"
+#include "cuda/device_loads.cuh"
+#include "cuda/format_kernels.hpp"
+#include "cuda/warp_segmented_sum.cuh"
+#include "formats/bro_symbols.hpp"
+
+namespace spmv::detail {
+
+namespace {
+
+template <class T>
+__global__ void spmv_bro_coo_segmented_kernel(BroCooView<T> a, const T* __restrict__ x, T* y,
+                                              T alpha, index_t warps, index_t* carry_row,
+                                              T* carry_value) {
+  const std::int64_t warp =
+      (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / warp_size;
+  if (warp >= warps) return;  // whole warps leave together
+  const std::int64_t begin = warp * a.interval;
+  const std::int64_t end = std::min<std::int64_t>(a.nnz, begin + a.interval);
+  const int lane = threadIdx.x % warp_size;
+  SymbolReader row_deltas(a.symbols + load_cached(a.symbol_offset + warp) + lane, warp_size);
+  const std::uint8_t* width = a.widths + warp * (a.interval / warp_size);
+  index_t decoded_row = load_cached(a.base_row + warp);
+  index_t row;
+  T sum;
+  warp_segmented_sum(
+      begin, end,
+      [&](std::int64_t k, index_t& r, T& v) {
+        decoded_row += static_cast<index_t>(row_deltas.get(load_cached(width++)));
+        r = decoded_row;
+        v = load_streaming(a.values + k) * load_cached(x + load_streaming(a.col_idx + k));
+      },
+      y, alpha, row, sum);
+  if (lane == 0) {
+    carry_row[warp] = row;
+    carry_value[warp] = sum;
+  }
+}
+
+template <class T>
+class BroCooSegmented final : public FormatKernel<T> {
+ public:
+  BroCooSegmented(const Csr<T>& a, index_t interval, int block_size)
+      : rows_(a.rows),
+        block_size_(block_size),
+        matrix_(timed_build(build_seconds_, [&] { return bro_coo_from_csr(a, {interval}); })) {}
+
+  void spmv(const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
+    scale_vector(y, rows_, beta, stream);
+    accumulate_bro_coo(matrix_, x, y, alpha, block_size_, stream);
+  }
+  KernelParams params() const override {
+    return {{"interval", matrix_.interval}, {"block_size", block_size_}};
+  }
+  std::size_t device_bytes() const override { return matrix_.bytes(); }
+  std::size_t matrix_bytes() const override { return matrix_.matrix_bytes(); }
+  double build_seconds() const override { return build_seconds_; }
+
+ private:
+  index_t rows_;
+  int block_size_;
+  double build_seconds_ = 0;
+  DeviceBroCoo<T> matrix_;
+};
+
+}  // namespace
+
+template <class T>
+DeviceBroCoo<T>::DeviceBroCoo(const BroCoo<T>& host)
+    : interval(host.interval),
+      warps(host.intervals()),
+      base_row(host.base_row, "BRO-COO base rows"),
+      symbol_offset(host.symbol_offset, "BRO-COO symbol offsets"),
+      widths(host.widths, "BRO-COO bit widths"),
+      symbols(host.symbols, "BRO-COO row symbols"),
+      col_idx(host.col_idx, "BRO-COO column indices"),
+      values(host.values, "BRO-COO values"),
+      carry_row(host.intervals(), "BRO-COO carry rows"),
+      carry_value(host.intervals(), "BRO-COO carry values") {}
+
+template <class T>
+void accumulate_bro_coo(const DeviceBroCoo<T>& a, const T* x, T* y, T alpha, int block_size,
+                        cudaStream_t stream) {
+  if (a.warps == 0) return;
+  const unsigned blocks = blocks_for(static_cast<std::size_t>(a.warps) * warp_size, block_size);
+  spmv_bro_coo_segmented_kernel<<<blocks, block_size, 0, stream>>>(
+      a.view(), x, y, alpha, a.warps, a.carry_row.data(), a.carry_value.data());
+  SPMV_LAUNCH_CHECK();
+  add_interval_carries(a.carry_row.data(), a.carry_value.data(), a.warps, y, alpha, stream);
+}
+
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_bro_coo_segmented(const Csr<T>& a,
+                                                        const KernelParams& params) {
+  const int block_size = param_or(params, "bro-coo", "block_size", 256, {64, 128, 256, 512, 1024});
+  const index_t interval = param_or(params, "bro-coo", "interval",
+                                    interval_per_resident_warp(a.nnz(), current_gpu_shape()));
+  return std::make_unique<BroCooSegmented<T>>(a, interval, block_size);
+}
+
+#define SPMV_INSTANTIATE_BRO_COO_KERNEL(T)                                                      \
+  template struct DeviceBroCoo<T>;                                                              \
+  template void accumulate_bro_coo(const DeviceBroCoo<T>&, const T*, T*, T, int, cudaStream_t); \
+  template std::unique_ptr<FormatKernel<T>> make_bro_coo_segmented(const Csr<T>&,               \
+                                                                   const KernelParams&);
+SPMV_INSTANTIATE_BRO_COO_KERNEL(float)
+SPMV_INSTANTIATE_BRO_COO_KERNEL(double)
+#undef SPMV_INSTANTIATE_BRO_COO_KERNEL
+
+}  // namespace spmv::detail

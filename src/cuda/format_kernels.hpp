@@ -34,6 +34,8 @@ template <class T>
 std::unique_ptr<FormatKernel<T>> make_segmented_scan(const Csr<T>& a, const KernelParams& params);
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_dense_cublas(const Csr<T>& a, const KernelParams& params);
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_bro_ell_decode(const Csr<T>& a, const KernelParams& params);
 
 // The padding limit of a kernel's format: parameter max_padding, a whole
 // multiple (>= 1) of the CSR bytes, default 3.

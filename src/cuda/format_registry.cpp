@@ -67,6 +67,12 @@ const std::vector<FormatKernelEntry<T>>& format_kernel_registry() {
         "max_dense_mib=1.. (default 1024)"},
        {"max_dense_mib"},
        make_dense_cublas<T>},
+      {{"bro-ell", "bro-ell", Backend::cuda,
+        "BRO-ELL: delta-encoded column indices bit-packed per slice column, decoded on the fly (Tang et al. "
+        "Algorithm 1); T streams per row (default by the ELLR-T model), exact value codes when they save bytes",
+        with_limit("slice_height=32|64|128|256|512|1024 threads_per_row=1|2|4|8|16|32 value_codes=0|1")},
+       {"slice_height", "threads_per_row", "value_codes", "max_padding"},
+       make_bro_ell_decode<T>},
   };
   return registry;
 }

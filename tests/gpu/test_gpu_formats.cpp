@@ -9,6 +9,8 @@
 
 #include "spmv/error.hpp"
 #include "spmv/formats/bro_coo.hpp"
+#include "spmv/formats/bro_ell.hpp"
+#include "spmv/gen.hpp"
 #include "spmv/operator.hpp"
 #include "test_support.hpp"
 
@@ -101,6 +103,49 @@ TEST(GpuFormats, PaddingLimitRefusesAndCanBeRaised) {
   EXPECT_THROW(describe_plan(a, "dense-cublas", {{"max_dense_mib", 1}}), FormatLimitError);
   EXPECT_THROW(describe_plan(a, "blocked", {{"block_cols", 40}}), InvalidArgument);
   EXPECT_THROW(describe_plan(a, "hyb", {{"ell_width", -1}}), InvalidArgument);
+}
+
+TEST(GpuFormats, BroEllReportsItsParametersAndCompressedBytes) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = uniform_rows(3000, 3000, 7);
+  const auto given =
+      describe_plan(a, "bro-ell", {{"slice_height", 128}, {"threads_per_row", 2}, {"value_codes", 0}});
+  EXPECT_EQ(given.format, "bro-ell");
+  EXPECT_EQ(given.params.at("slice_height"), 128);
+  EXPECT_EQ(given.params.at("threads_per_row"), 2);
+  EXPECT_EQ(given.params.at("value_codes"), 0);
+  EXPECT_EQ(given.matrix_bytes, bro_ell_matrix_bytes(bro_ell_from_csr(a, {128, 2, BroValueCodes::never})));
+  EXPECT_GE(given.device_bytes, given.matrix_bytes);
+  // Defaults: h = 256, T by the ELLR-T model (as in EllrtTakesTAndBlockSizeFromTheModel),
+  // no value codes for values that are all distinct.
+  const auto many_short = describe_plan(uniform_rows(600000, 600000, 4), "bro-ell");
+  EXPECT_EQ(many_short.params.at("slice_height"), 256);
+  EXPECT_EQ(many_short.params.at("threads_per_row"), 1);
+  EXPECT_EQ(many_short.params.at("value_codes"), 0);
+  EXPECT_EQ(describe_plan(uniform_rows(1000, 5000, 1000), "bro-ell").params.at("threads_per_row"), 32);
+  // A 7-point stencil: two values (one-bit codes) and small deltas, far below CSR's bytes.
+  const Csr<double> stencil = gen_stencil_3d(30, 30, 30, 7);
+  const auto coded = describe_plan(stencil, "bro-ell");
+  EXPECT_EQ(coded.params.at("value_codes"), 1);
+  EXPECT_LT(coded.matrix_bytes, csr_bytes(stencil.rows, stencil.nnz(), sizeof(double)) / 4);
+}
+
+TEST(GpuFormats, BroEllRefusesPowerLawAndBadParameters) {
+  SPMV_GPU_TEST_PRELUDE();
+  try {
+    describe_plan(test::matrix_zoo()[11].matrix, "bro-ell", {{"threads_per_row", 1}, {"value_codes", 0}});
+    FAIL() << "bro-ell of a power-law matrix was not refused";
+  } catch (const FormatLimitError& e) {
+    ASSERT_EQ(test::matrix_zoo()[11].name, "power_law_4000");
+    EXPECT_NE(std::string(e.what()).find("use bro-hyb"), std::string::npos) << e.what();
+  }
+  const Csr<double> a = uniform_rows(1000, 1000, 5);
+  EXPECT_THROW(describe_plan(a, "bro-ell", {{"slice_height", 48}}), InvalidArgument);
+  EXPECT_THROW(describe_plan(a, "bro-ell", {{"threads_per_row", 3}}), InvalidArgument);
+  EXPECT_THROW(describe_plan(a, "bro-ell", {{"value_codes", 2}}), InvalidArgument);
+  // Codes demanded of 5000 distinct values are fine; of more than a table holds, refused.
+  EXPECT_EQ(describe_plan(a, "bro-ell", {{"value_codes", 1}}).params.at("value_codes"), 1);
+  EXPECT_THROW(describe_plan(uniform_rows(20000, 20000, 5), "bro-ell", {{"value_codes", 1}}), FormatLimitError);
 }
 
 }  // namespace

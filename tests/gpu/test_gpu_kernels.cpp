@@ -62,6 +62,21 @@ const test::KernelVariants& kernel_variants() {
       {"blocked",
        {{}, {{"block_rows", 1}, {"block_cols", 16}}, {{"block_rows", 2}, {"block_cols", 128}},
         {{"block_rows", 8}, {"block_cols", 1024}}}},
+      // Every T with and without value codes, every slice height with both.
+      {"bro-ell",
+       {{},
+        {{"threads_per_row", 1}, {"value_codes", 0}},
+        {{"threads_per_row", 1}, {"value_codes", 1}, {"slice_height", 32}},
+        {{"threads_per_row", 2}, {"value_codes", 0}, {"slice_height", 64}},
+        {{"threads_per_row", 2}, {"value_codes", 1}, {"slice_height", 1024}},
+        {{"threads_per_row", 4}, {"value_codes", 0}, {"slice_height", 128}},
+        {{"threads_per_row", 4}, {"value_codes", 1}},
+        {{"threads_per_row", 8}, {"value_codes", 0}, {"slice_height", 512}},
+        {{"threads_per_row", 8}, {"value_codes", 1}, {"slice_height", 32}},
+        {{"threads_per_row", 16}, {"value_codes", 0}, {"slice_height", 1024}},
+        {{"threads_per_row", 16}, {"value_codes", 1}, {"slice_height", 64}},
+        {{"threads_per_row", 32}, {"value_codes", 0}, {"slice_height", 32}},
+        {{"threads_per_row", 32}, {"value_codes", 1}, {"slice_height", 256}, {"max_padding", 100}}}},
   };
   return variants;
 }

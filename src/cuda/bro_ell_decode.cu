@@ -1,0 +1,201 @@
+// BRO-ELL (Tang et al. 2013, Algorithm 1): column indices decoded on the fly
+// from bit-packed delta streams, then multiplied.
+//
+// One thread block per slice, one thread per stream (blockDim = h, the
+// slice height). Thread t of slice i reads its stream with a SymbolReader
+// at symbols[symbol_offset[i] + t], stride h: whenever a warp loads, its 32
+// threads load 32 adjacent symbols (coalesced). The loop runs over the l_i
+// columns of the slice; at column j every thread reads the same width b_j,
+// so the reader's "load the next symbol?" branch goes the same way in all
+// lanes (the paper's load-decode-compute without divergence). The widths
+// are read straight through the read-only cache, not staged in shared
+// memory: all lanes read one address, which the cache broadcasts in one
+// transaction, and they are one byte per slice column (1/h of the symbols'
+// bits at least), so staging would only add a block-wide barrier per chunk.
+// A field of 0 is padding: its value and x are not read. Plain values are
+// streamed (evict-first, coalesced: column j of the slice's h streams is h
+// adjacent values); with value codes a second reader decodes the code
+// stream the same way and the value comes from the table through the
+// read-only cache (a small table stays in L1). x goes through the read-only
+// cache. With T threads per row, the T adjacent streams of a row are summed
+// by a sub-warp shuffle reduction and the row's first thread writes y.
+#include "cuda/cuda_check.hpp"
+#include "cuda/device_buffer.hpp"
+#include "cuda/device_loads.cuh"
+#include "cuda/format_kernels.hpp"
+#include "formats/bro_symbols.hpp"
+#include "formats/format_common.hpp"
+#include "spmv/formats/bro_ell.hpp"
+
+namespace spmv::detail {
+
+namespace {
+
+template <class T>
+struct BroEllView {
+  index_t rows = 0;
+  const index_t* width_offset = nullptr;
+  const std::uint8_t* widths = nullptr;
+  const index_t* symbol_offset = nullptr;
+  const bro_symbol_t* symbols = nullptr;
+  const T* values = nullptr;  // without value codes
+  const T* value_table = nullptr;
+  int value_code_bits = 0;
+  const index_t* code_symbol_offset = nullptr;
+  const bro_symbol_t* code_symbols = nullptr;
+};
+
+// 1024: slices of up to 1024 streams; the kernel needs far fewer than the 64
+// registers per thread this allows.
+template <class T, int ThreadsPerRow, bool ValueCodes>
+__global__ void __launch_bounds__(1024)
+    spmv_bro_ell_decode_kernel(BroEllView<T> a, const T* __restrict__ x, T* __restrict__ y, T alpha, T beta) {
+  const index_t slice = blockIdx.x;
+  const int lane = threadIdx.x;  // the stream within the slice
+  const int h = blockDim.x;
+  const index_t first_column = load_cached(a.width_offset + slice);
+  const index_t columns = load_cached(a.width_offset + slice + 1) - first_column;
+  const std::uint8_t* widths = a.widths + first_column;
+  SymbolReader index(a.symbols + load_cached(a.symbol_offset + slice) + lane, h);
+  // Without codes (or with 0-bit codes) this reader never loads.
+  SymbolReader codes(ValueCodes && a.code_symbols ? a.code_symbols + load_cached(a.code_symbol_offset + slice) + lane
+                                                  : a.code_symbols,
+                     h);
+  std::size_t slot = static_cast<std::size_t>(first_column) * h + lane;
+  index_t column = -1;
+  T sum = 0;
+  for (index_t j = 0; j < columns; ++j, slot += h) {
+    const std::uint32_t delta = index.get(load_cached(widths + j));
+    const std::uint32_t code = ValueCodes ? codes.get(a.value_code_bits) : 0;
+    column += static_cast<index_t>(delta);
+    if (delta != 0) {
+      const T value = ValueCodes ? load_cached(a.value_table + code) : load_streaming(a.values + slot);
+      sum += value * load_cached(x + column);
+    }
+  }
+  // Every thread of the block reaches here (streams past the last row are
+  // empty, not absent), so whole warps take part in the reduction.
+  if (ThreadsPerRow > 1) sum = subwarp_sum<ThreadsPerRow>(sum, 0xffffffffu);
+  const std::int64_t stream = static_cast<std::int64_t>(slice) * h + lane;
+  const std::int64_t row = stream / ThreadsPerRow;
+  if (stream % ThreadsPerRow == 0 && row < a.rows) store_result(y + row, sum, alpha, beta);
+}
+
+template <class T, int ThreadsPerRow>
+void launch(const BroEllView<T>& a, bool value_codes, unsigned slices, int slice_height, const T* x, T* y, T alpha,
+            T beta, cudaStream_t stream) {
+  if (value_codes)
+    spmv_bro_ell_decode_kernel<T, ThreadsPerRow, true><<<slices, slice_height, 0, stream>>>(a, x, y, alpha, beta);
+  else
+    spmv_bro_ell_decode_kernel<T, ThreadsPerRow, false><<<slices, slice_height, 0, stream>>>(a, x, y, alpha, beta);
+  SPMV_LAUNCH_CHECK();
+}
+
+template <class T>
+class BroEllDecode final : public FormatKernel<T> {
+ public:
+  BroEllDecode(const BroEll<T>& host, int max_padding, double build_seconds)
+      : rows_(host.rows),
+        slices_(host.slices()),
+        slice_height_(host.slice_height),
+        threads_per_row_(host.threads_per_row),
+        value_codes_(host.uses_value_codes()),
+        value_code_bits_(host.value_code_bits),
+        max_padding_(max_padding),
+        build_seconds_(build_seconds),
+        matrix_bytes_(bro_ell_matrix_bytes(host)),
+        width_offset_(host.width_offset, "BRO-ELL width offsets"),
+        widths_(host.widths, "BRO-ELL bit widths"),
+        symbol_offset_(host.symbol_offset, "BRO-ELL symbol offsets"),
+        symbols_(host.symbols, "BRO-ELL index symbols"),
+        values_(host.values, "BRO-ELL values"),
+        value_table_(host.value_table, "BRO-ELL value table"),
+        code_symbol_offset_(host.code_symbol_offset, "BRO-ELL code symbol offsets"),
+        code_symbols_(host.code_symbols, "BRO-ELL code symbols") {}
+
+  void spmv(const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
+    if (slices_ == 0) return;
+    const BroEllView<T> a{rows_,           width_offset_.data(), widths_.data(),
+                          symbol_offset_.data(), symbols_.data(), values_.data(),
+                          value_table_.data(),   value_code_bits_, code_symbol_offset_.data(),
+                          code_symbols_.data()};
+    const auto slices = static_cast<unsigned>(slices_);
+    switch (threads_per_row_) {
+      case 1: launch<T, 1>(a, value_codes_, slices, slice_height_, x, y, alpha, beta, stream); break;
+      case 2: launch<T, 2>(a, value_codes_, slices, slice_height_, x, y, alpha, beta, stream); break;
+      case 4: launch<T, 4>(a, value_codes_, slices, slice_height_, x, y, alpha, beta, stream); break;
+      case 8: launch<T, 8>(a, value_codes_, slices, slice_height_, x, y, alpha, beta, stream); break;
+      case 16: launch<T, 16>(a, value_codes_, slices, slice_height_, x, y, alpha, beta, stream); break;
+      default: launch<T, 32>(a, value_codes_, slices, slice_height_, x, y, alpha, beta, stream); break;
+    }
+  }
+  KernelParams params() const override {
+    return {{"slice_height", slice_height_},
+            {"threads_per_row", threads_per_row_},
+            {"value_codes", value_codes_ ? 1 : 0},
+            {"max_padding", max_padding_}};
+  }
+  std::size_t device_bytes() const override {
+    return width_offset_.bytes() + widths_.bytes() + symbol_offset_.bytes() + symbols_.bytes() + values_.bytes() +
+           value_table_.bytes() + code_symbol_offset_.bytes() + code_symbols_.bytes();
+  }
+  // All index and code data once; of the plain values only those of entries
+  // (the padding's are skipped). See bro_ell_matrix_bytes.
+  std::size_t matrix_bytes() const override { return matrix_bytes_; }
+  double build_seconds() const override { return build_seconds_; }
+
+ private:
+  index_t rows_;
+  index_t slices_;
+  int slice_height_;
+  int threads_per_row_;
+  bool value_codes_;
+  int value_code_bits_;
+  int max_padding_;
+  double build_seconds_;
+  std::size_t matrix_bytes_;
+  DeviceBuffer<index_t> width_offset_;
+  DeviceBuffer<std::uint8_t> widths_;
+  DeviceBuffer<index_t> symbol_offset_;
+  DeviceBuffer<bro_symbol_t> symbols_;
+  DeviceBuffer<T> values_;
+  DeviceBuffer<T> value_table_;
+  DeviceBuffer<index_t> code_symbol_offset_;
+  DeviceBuffer<bro_symbol_t> code_symbols_;
+};
+
+// value_codes: absent lets the builder decide (BroValueCodes::when_smaller).
+BroValueCodes value_codes_param(const KernelParams& params) {
+  switch (param_or(params, "bro-ell", "value_codes", -1, {0, 1})) {
+    case 0: return BroValueCodes::never;
+    case 1: return BroValueCodes::always;
+    default: return BroValueCodes::when_smaller;
+  }
+}
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_bro_ell_decode(const Csr<T>& a, const KernelParams& params) {
+  double build_seconds = 0;
+  BroEllOptions options;
+  options.slice_height = param_or(params, "bro-ell", "slice_height", options.slice_height, {32, 64, 128, 256, 512, 1024});
+  // Default T: the ELLR-T configuration model's. The decomposition is the
+  // same (T adjacent threads per row, a warp busy for its longest stream);
+  // the model does not weigh that T > 1 widens the deltas by about log2(T) bits.
+  options.threads_per_row =
+      params.count("threads_per_row")
+          ? param_or(params, "bro-ell", "threads_per_row", 1, {1, 2, 4, 8, 16, 32})
+          : timed_build(build_seconds, [&] {
+              return ellrt_configuration(row_lengths(a), current_gpu_shape()).threads_per_row;
+            });
+  options.value_codes = value_codes_param(params);
+  options.max_padding = max_padding_param(params, "bro-ell");
+  const BroEll<T> host = timed_build(build_seconds, [&] { return bro_ell_from_csr(a, options); });
+  return std::make_unique<BroEllDecode<T>>(host, static_cast<int>(options.max_padding), build_seconds);
+}
+
+template std::unique_ptr<FormatKernel<float>> make_bro_ell_decode(const Csr<float>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<double>> make_bro_ell_decode(const Csr<double>&, const KernelParams&);
+
+}  // namespace spmv::detail

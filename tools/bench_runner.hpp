@@ -67,6 +67,13 @@ struct KernelMeasurement {
 
   bool ok() const { return status == "ok"; }
   double setup_seconds() const { return analysis_seconds + build_seconds + upload_seconds; }
+  // The format build (for the blocked format, Baskaran's run-time
+  // inspection) as a multiple of one product of this kernel; empty when the
+  // row has no time.
+  std::optional<double> build_in_products() const {
+    if (!ok() || median_ms <= 0) return std::nullopt;
+    return build_seconds / (median_ms * 1e-3);
+  }
 };
 
 // The operands and the reference result shared by every kernel of one run.

@@ -4,7 +4,9 @@
 // baseline, and the device's copy bandwidth is measured first. With --k > 1
 // the kernels are the SpMM kernels (when the backend has any) and the
 // baseline cuSPARSE's SpMM algorithms; --out-of-core also times the chunked
-// SpMM with B and C in host memory (bench_out_of_core.hpp).
+// SpMM with B and C in host memory (bench_out_of_core.hpp). --with-cpu adds
+// the cpu backend's kernels as further rows of a GPU run (the multicore-CPU
+// comparison of Ortega et al.), timed and verified like the others.
 #include <omp.h>
 
 #include <algorithm>
@@ -40,6 +42,7 @@ struct BenchOptions {
   int warmup = 3;
   double alpha = 1;
   double beta = 0;
+  bool with_cpu = false;
   bool out_of_core = false;
   OutOfCoreSettings out_of_core_settings;
 };
@@ -127,9 +130,15 @@ int run_bench(const BenchOptions& o) {
   report.host_threads = omp_get_max_threads();
   if (o.out_of_core && report.backend != Backend::cuda)
     throw InvalidArgument("bench: --out-of-core needs --backend cuda (or auto on a GPU machine)");
-  // cuSPARSE first as the baseline of a cuda run, then the chosen kernels.
-  const std::vector<KernelRun> runs =
+  if (o.with_cpu && report.backend == Backend::cpu)
+    throw InvalidArgument("bench: --with-cpu adds the cpu backend to a run of another backend; "
+                          "this run is already on the cpu backend");
+  // cuSPARSE first as the baseline of a cuda run, then the chosen kernels,
+  // then (--with-cpu) the cpu backend's kernels for this product.
+  std::vector<KernelRun> runs =
       runs_with_baseline(report.backend, kernels_to_time(o, report.backend), o.k);
+  if (o.with_cpu)
+    for (const std::string& kernel : kernels_of(Backend::cpu, o.k)) runs.emplace_back(Backend::cpu, kernel);
 
   Csr<double> a;
   if (o.gen_spec.empty()) {
@@ -200,6 +209,9 @@ Command add_bench_command(CLI::App& app) {
   c->add_option("--warmup", o->warmup, "untimed runs first (default 3)")
       ->check(CLI::Range(0, 1000000));
   c->add_flag("--no-flush", o->no_flush, "do not flush the caches before each timed run");
+  c->add_flag("--with-cpu", o->with_cpu,
+              "also time the cpu backend's kernels (OpenMP) for the same product, e.g. beside "
+              "cuda and cuSPARSE; their rows take no --params");
   c->add_option("--json", o->json_path, "also write every figure to this JSON file");
   c->add_option("--params", o->params,
                 "parameters of the chosen kernels (not the cuSPARSE baseline): name=value,... "

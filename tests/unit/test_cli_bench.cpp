@@ -36,6 +36,10 @@ void expect_consistent_row(const json& row, std::int64_t nnz, int k) {
   EXPECT_NEAR(row["gbs"].get<double>(), row["bytes_moved"].get<double>() / (median * 1e-3) * 1e-9,
               1e-6 * row["gbs"].get<double>());
   EXPECT_LT(row["max_relative_error"].get<double>(), 1e-10);
+  // The build as a multiple of one product (Baskaran's inspection cost).
+  EXPECT_NEAR(row["build_in_products"].get<double>(),
+              row["build_seconds"].get<double>() / (median * 1e-3),
+              1e-9 + 1e-6 * row["build_in_products"].get<double>());
   for (const char* field :
        {"analysis_seconds", "build_seconds", "upload_seconds", "setup_seconds", "matrix_bytes",
         "percent_of_copy_bandwidth", "speedup_vs_cusparse", "payback_products"})
@@ -114,6 +118,31 @@ TEST(CliBench, KernelParametersAndOutOfCoreOptions) {
     EXPECT_EQ(run.exit_code, 2) << message;
     EXPECT_NE(run.err.find(message), std::string::npos) << run.err;
   }
+}
+
+// --with-cpu adds the cpu backend's SpMM rows to a run of another backend,
+// verified and figured by the same models; a device's copy bandwidth is
+// never applied to them.
+TEST(CliBench, WithCpuAddsTheCpuBackendsRows) {
+  const json report =
+      bench_json({sample("watt_2.mtx.gz"), "--backend", "reference", "--k", "4", "--with-cpu"});
+  EXPECT_EQ(report["backend"], "reference");
+  ASSERT_EQ(report["results"].size(), 2u);
+  const json& reference = report["results"][0];
+  const json& cpu = report["results"][1];
+  EXPECT_EQ(reference["backend"], "reference");
+  EXPECT_EQ(cpu["backend"], "cpu");
+  EXPECT_EQ(cpu["kernel"], "cpu-csr");
+  for (const json* row : {&reference, &cpu}) {
+    expect_consistent_row(*row, 11550, 4);
+    EXPECT_EQ((*row)["bytes_moved"], reference["matrix_bytes"].get<int>() + (4 + 4) * 1856 * 8);
+    EXPECT_TRUE((*row)["percent_of_copy_bandwidth"].is_null());
+  }
+
+  const CliRun refused =
+      run_cli({"bench", sample("dwt_992.mtx.gz"), "--backend", "cpu", "--with-cpu"});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("already on the cpu backend"), std::string::npos) << refused.err;
 }
 
 }  // namespace

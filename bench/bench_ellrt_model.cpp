@@ -1,40 +1,59 @@
 // The ELLR-T configuration model against a search (issue 4): for each
 // generated matrix, times the ellr-t kernel for every threads_per_row T in
 // {1, 2, ..., 32} and block size BS in {64, 128, 256, 512}, then compares the
-// model's (T, BS) with the fastest one found.
+// model's (T, BS) with the fastest one found (target: the model's time within
+// 10% of the best).
 //
 // Each configuration is planned on device operands, verified once against
 // the reference (output poisoned with NaN), then timed with CUDA events:
 // 5 warm-up runs, the median of 20 runs, the L2 overwritten before each
-// timed run. Prints one line per matrix and exits non-zero when the model's
-// time is more than 10% above the best (the issue's target) or a result is
-// wrong. Configurations whose padding the format refuses are skipped.
+// timed run. Configurations whose padding the format refuses are "refused";
+// a matrix whose every configuration is refused (a power-law row profile) is
+// reported as such. Prints one table row per matrix and precision.
 //
-// Usage: bench_ellrt_model [f32|f64] [SPEC...]   (default: f64 and the specs below)
+// Usage: bench_ellrt_model [--precision f64,f32] [--families FILE] [--json FILE] [SPEC...]
+//   --families FILE  the generated families, "NAME SPEC" per line, as for
+//                    `spmv suite` (e.g. bench/families.txt)
+//   SPEC...          more generator specs (named by their spec); with
+//                    neither, the specs of default_specs below
+//   --json FILE      JSON lines, one per (matrix, precision), rewritten whole
+//                    after each matrix; the matrices already in FILE are not
+//                    measured again (a rerun continues a stopped one)
+// Exit code: 0 when every result was verified (a missed target is a finding,
+// shown in the table and the JSON, not a failure), 1 when a result was
+// wrong, 2 on bad usage or an error.
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "io/output_file.hpp"
 #include "spmv/error.hpp"
 #include "spmv/formats/ellpack_r.hpp"
 #include "spmv/gen.hpp"
 #include "spmv/operator.hpp"
 #include "spmv/reference.hpp"
 #include "spmv/verify.hpp"
+#include "suite_collection.hpp"
 
 #ifdef SPMV_HAVE_CUDA
 #include <cuda_runtime.h>
 
 namespace {
 
+using nlohmann::ordered_json;
+
 constexpr double target_ratio = 1.10;  // model within 10% of the best
 constexpr int warmup_runs = 5;
 constexpr int timed_runs = 20;
+constexpr int block_sizes[] = {64, 128, 256, 512};
 
 // Sizes that fill an 80 GB GPU many times beyond its 50 MB L2 (0.3-1 GB in fp64)
 // with the row-length distributions ELLR-T is meant for.
@@ -70,9 +89,14 @@ struct DeviceVector {
   ~DeviceVector() { cudaFree(data); }
 };
 
+// One (T, BS) of the search.
 struct Timing {
-  bool ok = false;  // planned, verified and timed
+  int threads_per_row = 0;
+  int block_size = 0;
+  std::string status;  // "ok", "refused" (padding limit) or "FAILED" (wrong result)
+  std::string message;
   double ms = 0;
+  bool ok() const { return status == "ok"; }
 };
 
 template <class T>
@@ -97,6 +121,9 @@ class Search {
   }
 
   Timing time(int threads_per_row, int block_size) {
+    Timing timing;
+    timing.threads_per_row = threads_per_row;
+    timing.block_size = block_size;
     spmv::PlanOptions options;
     options.backend = spmv::Backend::cuda;
     options.kernel = "ellr-t";
@@ -105,8 +132,10 @@ class Search {
     std::unique_ptr<spmv::Operator<T>> op;
     try {
       op = spmv::plan(a_, options);
-    } catch (const spmv::FormatLimitError&) {
-      return {};
+    } catch (const spmv::FormatLimitError& e) {
+      timing.status = "refused";
+      timing.message = e.what();
+      return timing;
     }
     std::vector<T> y(a_.rows, std::numeric_limits<T>::quiet_NaN());
     check(cudaMemcpy(d_y_.data, y.data(), y.size() * sizeof(T), cudaMemcpyHostToDevice), "poison y");
@@ -115,9 +144,9 @@ class Search {
     const spmv::VerifyResult v = spmv::verify(y.data(), reference_.data(), scale_.data(), y.size(),
                                               spmv::default_tolerance_factor(longest_row()));
     if (!v.ok) {
-      fmt::print("WRONG RESULT T={} BS={}: {}\n", threads_per_row, block_size, v.message);
-      wrong_ = true;
-      return {};
+      timing.status = "FAILED";
+      timing.message = "wrong result: " + v.message;
+      return timing;
     }
     for (int i = 0; i < warmup_runs; ++i) op->apply(d_x_.data, d_y_.data, T(1), T(0));
     std::vector<double> ms;
@@ -132,9 +161,10 @@ class Search {
       ms.push_back(elapsed);
     }
     std::sort(ms.begin(), ms.end());
-    return {true, ms[ms.size() / 2]};
+    timing.status = "ok";
+    timing.ms = ms[ms.size() / 2];
+    return timing;
   }
-  bool wrong() const { return wrong_; }
 
  private:
   std::size_t longest_row() const {
@@ -153,7 +183,6 @@ class Search {
   std::size_t flush_bytes_ = 0;
   cudaEvent_t start_ = nullptr;
   cudaEvent_t stop_ = nullptr;
-  bool wrong_ = false;
 };
 
 spmv::GpuShape device_shape() {
@@ -166,48 +195,186 @@ spmv::GpuShape device_shape() {
   return shape;
 }
 
-// One matrix: returns false when the target is missed or a result is wrong.
+ordered_json timing_json(const Timing& t) {
+  return {{"threads_per_row", t.threads_per_row},
+          {"block_size", t.block_size},
+          {"status", t.status},
+          {"message", t.message},
+          {"median_ms", t.ok() ? ordered_json(t.ms) : ordered_json(nullptr)}};
+}
+
+// One matrix in one precision: the search over (T, BS) and the model's
+// choice, as one JSON line.
 template <class T>
-bool compare(const std::string& spec) {
-  const spmv::Csr<T> a = spmv::cast<T>(spmv::generate(spmv::parse_generator_spec(spec)));
+ordered_json compare(const spmv::cli::SuiteMatrix& matrix, const std::string& precision, const std::string& device) {
+  const spmv::Csr<T> a = spmv::cast<T>(spmv::generate(spmv::parse_generator_spec(matrix.source)));
   std::vector<spmv::index_t> lengths(a.rows);
   for (spmv::index_t r = 0; r < a.rows; ++r) lengths[r] = a.row_length(r);
   const spmv::EllrtConfiguration model = spmv::ellrt_configuration(lengths, device_shape());
   Search<T> search(a);
-  Timing best, chosen;
-  int best_t = 0, best_bs = 0;
+  std::vector<Timing> timings;
   for (int t = 1; t <= 32; t *= 2)
-    for (int bs : {64, 128, 256, 512}) {
-      const Timing timing = search.time(t, bs);
-      if (timing.ok && (!best.ok || timing.ms < best.ms)) {
-        best = timing;
-        best_t = t;
-        best_bs = bs;
+    for (int bs : block_sizes) timings.push_back(search.time(t, bs));
+  const auto is_model = [&](const Timing& t) {
+    return t.threads_per_row == model.threads_per_row && t.block_size == model.block_size;
+  };
+  if (std::none_of(timings.begin(), timings.end(), is_model))  // a BS outside the grid
+    timings.push_back(search.time(model.threads_per_row, model.block_size));
+  const Timing chosen = *std::find_if(timings.begin(), timings.end(), is_model);
+  const Timing* best = nullptr;
+  for (const Timing& t : timings)
+    if (t.ok() && (!best || t.ms < best->ms)) best = &t;
+  const bool failed = std::any_of(timings.begin(), timings.end(), [](const Timing& t) { return t.status == "FAILED"; });
+
+  ordered_json line = {{"name", matrix.name},
+                       {"spec", matrix.source},
+                       {"precision", precision},
+                       {"device", device},
+                       {"rows", a.rows},
+                       {"nnz", a.nnz()},
+                       {"mean_row_length", a.rows ? static_cast<double>(a.nnz()) / a.rows : 0.0},
+                       {"max_row_length", lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end())},
+                       {"target_ratio", target_ratio},
+                       {"runs", timed_runs}};
+  line["status"] = failed ? "FAILED" : best ? "ok" : "refused";
+  line["message"] = best ? "" : timings.front().message;
+  line["model"] = timing_json(chosen);
+  line["best"] = best ? timing_json(*best) : ordered_json(nullptr);
+  const bool compared = best && chosen.ok();
+  line["model_over_best"] = compared ? ordered_json(chosen.ms / best->ms) : ordered_json(nullptr);
+  line["within_target"] = compared ? ordered_json(chosen.ms <= target_ratio * best->ms) : ordered_json(nullptr);
+  line["configurations"] = ordered_json::array();
+  for (const Timing& t : timings) line["configurations"].push_back(timing_json(t));
+  return line;
+}
+
+void print_row(const ordered_json& line) {
+  const auto config = [](const ordered_json& t) {
+    return t.is_null() ? std::string("-")
+                       : fmt::format("T={} BS={}", t["threads_per_row"].get<int>(), t["block_size"].get<int>());
+  };
+  const auto ms = [](const ordered_json& t) {
+    return t.is_null() || t["median_ms"].is_null() ? std::string("-") : fmt::format("{:.4f}", t["median_ms"].get<double>());
+  };
+  const std::string ratio =
+      line["model_over_best"].is_null() ? "-" : fmt::format("{:.2f}x", line["model_over_best"].get<double>());
+  const std::string verdict = line["status"] != "ok"          ? line["status"].get<std::string>()
+                              : line["within_target"] == true ? "ok"
+                                                              : "MISSED";
+  fmt::print("| {:<10} | {} | {:>9} | {:>10} | {:<12} | {:>8} | {:<12} | {:>8} | {:>6} | {:<7} |\n",
+             line["name"].get<std::string>(), line["precision"].get<std::string>(), line["rows"].get<long>(),
+             line["nnz"].get<long>(), config(line["model"]), ms(line["model"]), config(line["best"]),
+             ms(line["best"]), ratio, verdict);
+}
+
+struct Options {
+  std::vector<std::string> precisions = {"f64"};
+  std::string families_path;
+  std::string json_path;
+  std::vector<std::string> specs;
+};
+
+[[noreturn]] void usage(const std::string& problem) {
+  fmt::print(stderr, "bench_ellrt_model: {}\nusage: bench_ellrt_model [--precision f64,f32] [--families FILE] "
+             "[--json FILE] [SPEC...]\n", problem);
+  std::exit(2);
+}
+
+Options parse_options(const std::vector<std::string>& args) {
+  Options o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const bool takes_value = arg == "--precision" || arg == "--families" || arg == "--json";
+    if (takes_value && i + 1 == args.size()) usage(arg + " needs a value");
+    if (arg == "--precision") {
+      o.precisions.clear();
+      std::string list = args[++i];
+      for (std::size_t start = 0, comma = 0; comma != std::string::npos; start = comma + 1) {
+        comma = list.find(',', start);
+        const std::string p = list.substr(start, comma - start);
+        if (p != "f32" && p != "f64") usage("unknown precision '" + p + "' (f32, f64)");
+        o.precisions.push_back(p);
       }
-      if (t == model.threads_per_row && bs == model.block_size) chosen = timing;
+    } else if (arg == "--families") {
+      o.families_path = args[++i];
+    } else if (arg == "--json") {
+      o.json_path = args[++i];
+    } else if (arg.rfind("--", 0) == 0) {
+      usage("unknown option '" + arg + "'");
+    } else {
+      o.specs.push_back(arg);
     }
-  if (!chosen.ok) chosen = search.time(model.threads_per_row, model.block_size);  // a BS outside the grid
-  const bool within = best.ok && chosen.ok && chosen.ms <= target_ratio * best.ms;
-  fmt::print("{:<48} rows {:>9} nnz {:>10}  best T={:<2} BS={:<4} {:8.4f} ms  model T={:<2} BS={:<4} {:8.4f} ms  {:5.2f}x {}\n",
-             spec, a.rows, a.nnz(), best_t, best_bs, best.ms, model.threads_per_row, model.block_size, chosen.ms,
-             best.ok && chosen.ok ? chosen.ms / best.ms : 0.0, within ? "ok" : "MISSED");
-  return within && !search.wrong();
+  }
+  return o;
+}
+
+// The lines of an earlier run (a missing file: none); a last line cut short
+// is dropped.
+std::vector<ordered_json> earlier_lines(const std::string& path) {
+  std::vector<ordered_json> lines;
+  std::ifstream in(path);
+  for (std::string text; std::getline(in, text);)
+    if (!text.empty()) {
+      ordered_json line = ordered_json::parse(text, nullptr, false);
+      if (!line.is_discarded()) lines.push_back(std::move(line));
+    }
+  return lines;
+}
+
+void write_lines(const std::string& path, const std::vector<ordered_json>& lines) {
+  spmv::io::OutputFile file(path);
+  for (const ordered_json& line : lines) file.write(line.dump() + "\n");
+  file.commit();
+}
+
+int run(const Options& o) {
+  std::vector<spmv::cli::SuiteMatrix> matrices;
+  if (!o.families_path.empty()) matrices = spmv::cli::family_matrices(o.families_path);
+  const std::vector<std::string>& specs = o.specs.empty() && matrices.empty() ? default_specs : o.specs;
+  for (const std::string& spec : specs) matrices.push_back({spec, spec, true});
+
+  std::vector<ordered_json> lines = o.json_path.empty() ? std::vector<ordered_json>{} : earlier_lines(o.json_path);
+  std::set<std::pair<std::string, std::string>> measured;
+  for (const ordered_json& line : lines)
+    measured.insert({line["name"].get<std::string>(), line["precision"].get<std::string>()});
+
+  cudaDeviceProp props{};
+  check(cudaGetDeviceProperties(&props, 0), "device properties");
+  fmt::print("ELLR-T model vs search on {}: T x BS in {{1..32}} x {{64..512}}, median of {} runs, target: model "
+             "within {:.0f}% of the best\n\n",
+             props.name, timed_runs, (target_ratio - 1) * 100);
+  fmt::print("| {:<10} | {} | {:>9} | {:>10} | {:<12} | {:>8} | {:<12} | {:>8} | {:>6} | {:<7} |\n", "matrix", "prec",
+             "rows", "nnz", "model", "ms", "best", "ms", "ratio", "");
+  fmt::print("|---|---|---:|---:|---|---:|---|---:|---:|---|\n");
+  bool wrong = false;
+  for (const std::string& precision : o.precisions)
+    for (const spmv::cli::SuiteMatrix& matrix : matrices) {
+      if (measured.count({matrix.name, precision})) continue;
+      ordered_json line = precision == "f32" ? compare<float>(matrix, precision, props.name)
+                                             : compare<double>(matrix, precision, props.name);
+      print_row(line);
+      lines.push_back(std::move(line));
+      if (!o.json_path.empty()) write_lines(o.json_path, lines);
+    }
+  for (const ordered_json& line : lines)
+    for (const ordered_json& t : line["configurations"])
+      if (t["status"] == "FAILED") {
+        wrong = true;
+        fmt::print("FAILED {} {} T={} BS={}: {}\n", line["name"].get<std::string>(), line["precision"].get<std::string>(),
+                   t["threads_per_row"].get<int>(), t["block_size"].get<int>(), t["message"].get<std::string>());
+      }
+  return wrong ? 1 : 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  const bool single = !args.empty() && args.front() == "f32";
-  if (!args.empty() && (args.front() == "f32" || args.front() == "f64")) args.erase(args.begin());
-  const std::vector<std::string> specs = args.empty() ? default_specs : args;
-  cudaDeviceProp props{};
-  check(cudaGetDeviceProperties(&props, 0), "device properties");
-  fmt::print("ELLR-T model vs search on {} ({}), {} runs median, target: model within {:.0f}% of the best\n",
-             props.name, single ? "f32" : "f64", timed_runs, (target_ratio - 1) * 100);
-  bool ok = true;
-  for (const std::string& spec : specs) ok = (single ? compare<float>(spec) : compare<double>(spec)) && ok;
-  return ok ? 0 : 1;
+  try {
+    return run(parse_options({argv + 1, argv + argc}));
+  } catch (const spmv::Error& e) {
+    fmt::print(stderr, "bench_ellrt_model: {}\n", e.what());
+    return 2;
+  }
 }
 
 #else

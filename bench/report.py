@@ -1,17 +1,30 @@
 #!/usr/bin/env python3
 """Writes docs/benchmarks.md and its plots from measured results.
 
-    report.py RESULTS [--micro FILE] [--out docs/benchmarks.md] [--images docs/img]
-              [--notes docs/benchmarks-notes.md]
+    report.py RESULTS [--micro FILE] [--spmm DIR] [--ellrt FILE] [--out docs/benchmarks.md]
+              [--images docs/img] [--notes docs/benchmarks-notes.md]
     report.py --summary RESULTS
 
 RESULTS is the folder of `spmv suite` (results.jsonl, one JSON object per
-(matrix, kernel), and suite.json, the plan of its last run); --micro names the
-JSON of `spmv micro` (default RESULTS/micro.json when it exists). Everything in
-the report comes from these files: the date, the GPU and the versions too.
-Sections that cannot be generated (hand-written notes) are copied from the
---notes file. --summary prints only the table of the best kernel against the
-best cuSPARSE algorithm per matrix, and the geometric means, on stdout.
+(matrix, kernel), and suite.json, the plan of its last run). Beside it, each
+with its default in RESULTS: --micro, the JSON of `spmv micro` (micro.json);
+--spmm, the folder of scripts/spmm-report.sh (spmm/, one `spmv bench --json`
+document per SpMM case); --ellrt, the JSON lines of bench_ellrt_model
+(ellrt_model.jsonl). Everything in the report comes from these files: the
+date, the GPU and the versions too; a section whose input is missing says so
+in one line. Sections that cannot be generated (hand-written notes) are
+copied from the --notes file. --summary prints only the table of the best
+kernel against the best cuSPARSE algorithm per matrix, and the geometric
+means, on stdout.
+
+Fields read beyond what `spmv suite` and `spmv bench` write today (the BRO
+section): a result row may carry "reordering" ("none", "rcm", "amd", "bar";
+absent means none; a reordered row is its own unit, its matrix named
+"NAME [rcm]") and, for the kernels named "bro-*", "compression": {"eta",
+"kappa" (index data against the uncompressed format the BRO format extends),
+"eta_vs_csr", "kappa_vs_csr", "bytes_per_nonzero",
+"effective_arithmetic_intensity"}; bytes per non-zero falls back to
+matrix_bytes / nnz.
 
 Needs Python 3 and matplotlib (Debian: python3-matplotlib) for the plots.
 """
@@ -36,10 +49,17 @@ PRECISIONS = ["f64", "f32"]
 
 
 def read_results(results_dir):
-    """The result lines of RESULTS/results.jsonl (a last line cut short by an
-    interrupted run is ignored, as the suite does)."""
-    path = os.path.join(results_dir, "results.jsonl")
+    """The result lines of RESULTS/results.jsonl, none when the suite did not
+    run."""
+    return read_json_lines(os.path.join(results_dir, "results.jsonl"))
+
+
+def read_json_lines(path):
+    """The objects of a JSON-lines file (none when it does not exist); a last
+    line cut short by an interrupted run is ignored, as the suite does."""
     rows = []
+    if not os.path.exists(path):
+        return rows
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     for number, text in enumerate(lines, 1):
@@ -103,10 +123,25 @@ class Unit:
         return in_cache is False or (in_cache is None and self.set != "real")
 
 
+def read_spmm_cases(spmm_dir):
+    """(case name, bench document) for each JSON file of scripts/spmm-report.sh."""
+    if not spmm_dir or not os.path.isdir(spmm_dir):
+        return []
+    return [(name[:-len(".json")], read_json(os.path.join(spmm_dir, name)))
+            for name in sorted(os.listdir(spmm_dir)) if name.endswith(".json")]
+
+
+def unit_matrix_name(row):
+    """The matrix's name, with its reordering when the row records one."""
+    reordering = row.get("reordering") or "none"
+    name = row["matrix"]["name"]
+    return name if reordering == "none" else f"{name} [{reordering}]"
+
+
 def units_of(rows):
     grouped = defaultdict(list)
     for r in rows:
-        grouped[(r["set"], r["matrix"]["name"], r["precision"], r["k"])].append(r)
+        grouped[(r["set"], unit_matrix_name(r), r["precision"], r["k"])].append(r)
     units = [Unit(key, group) for key, group in grouped.items()]
     order = {name: i for i, name in enumerate(SET_ORDER)}
     units.sort(key=lambda u: (order.get(u.set, 99), u.matrix.lower(), PRECISIONS.index(u.precision)
@@ -186,20 +221,28 @@ def mib(value):
 # ------------------------------------------------------------- sections
 
 
-def setup_section(rows, suite):
-    first = rows[0]
-    device = first.get("device")
-    times = sorted(r["time"] for r in rows)
-    copy = [r["copy_bandwidth_gbs"] for r in rows if r.get("copy_bandwidth_gbs")]
+def report_device(rows, micro, spmm_cases):
+    """The GPU the results were measured on, from whichever input has it."""
+    candidates = [rows[0] if rows else None, micro] + [d for _, d in spmm_cases]
+    return next((c["device"] for c in candidates if c and c.get("device")), None)
+
+
+def setup_section(rows, suite, device):
     out = ["## Setup", ""]
     if device:
         out.append(f"- GPU: {device['name']}, {device['multiprocessors']} SMs, "
                    f"{mib(device['l2_bytes'])} L2, {device['memory_bytes'] / 2**30:.0f} GiB")
         out.append(f"- CUDA runtime {device['cuda_runtime_version']}, driver "
                    f"{device['cuda_driver_version']}, cuSPARSE {device['cusparse_version']}")
-    else:
-        out.append(f"- Host run (backend {first['backend']}, {first['host_threads']} threads): "
+    elif rows:
+        out.append(f"- Host run (backend {rows[0]['backend']}, {rows[0]['host_threads']} threads): "
                    "no GPU, no cuSPARSE baseline")
+    if not rows:
+        out.append("- The suite (`spmv suite`): not measured in this run (no results.jsonl)")
+        return "\n".join(out)
+    first = rows[0]
+    times = sorted(r["time"] for r in rows)
+    copy = [r["copy_bandwidth_gbs"] for r in rows if r.get("copy_bandwidth_gbs")]
     if copy:
         out.append(f"- Device-to-device copy bandwidth (read + write), measured by each run: "
                    f"{min(copy):.0f}-{max(copy):.0f} GB/s; '% copy' columns divide a kernel's "
@@ -401,6 +444,291 @@ def failures_section(units):
     out.append(table(["set", "matrix", "prec", "kernel", "why"],
                      [[u.set, u.matrix, u.precision, f"{r['backend']}/{r['kernel']}",
                        r["message"].replace("|", "/")[:160]] for u, r in failed]))
+    return "\n".join(out)
+
+
+def not_measured(title, what):
+    return f"## {title}\n\nNot measured in this run ({what})."
+
+
+# ---------------------------------------------------------------- formats
+
+# The formats of issue 4 (and the BRO formats) in table order; others follow.
+FORMAT_ORDER = ["csr", "coo", "ell", "ellpack-r", "hyb", "dia", "sell-c-sigma", "blocked",
+                "segmented", "dense", "bro-ell", "bro-coo", "bro-hyb"]
+
+
+def format_wins_section(units):
+    """Per family and precision, the fastest kernel of each format against the
+    fastest of all (cuSPARSE as one more column)."""
+    title = "Which format wins on which family"
+    family = [u for u in units if u.set == "family" and u.k == 1 and u.best]
+    if not family:
+        return not_measured(title, "no generated family in the suite results")
+    out = [f"## {title}", "",
+           "Each cell: the fastest kernel of that format on that family, as its time over the "
+           "fastest kernel of all (1.00 = the winner, in bold; 1.50 = takes 1.5x as long); "
+           "'refused': every kernel of the format refused the matrix (padding or size limit); "
+           "'-': not measured.", ""]
+    # A row refused at plan time has no format: take its kernel's from other rows.
+    kernel_formats = {r["kernel"]: r["format"] for u in units for r in u.rows if r.get("format")}
+
+    def format_of(row):
+        return row.get("format") or kernel_formats.get(row["kernel"], row["kernel"])
+
+    present = {format_of(r) for u in family for r in u.rows
+               if r["backend"] != "cusparse" and r["kernel"] != "auto"}
+    formats = [f for f in FORMAT_ORDER if f in present] + sorted(present - set(FORMAT_ORDER))
+    for p in PRECISIONS:
+        group = sorted((u for u in family if u.precision == p), key=lambda u: u.matrix.lower())
+        if not group:
+            continue
+        rows = []
+        for u in group:
+            fastest = min([u.best] + ([u.best_vendor] if u.best_vendor else []),
+                          key=lambda r: r["median_ms"])
+            cells = []
+            for f in formats + ["cusparse"]:
+                mine = [r for r in u.rows if r["kernel"] != "auto" and (
+                    r["backend"] == "cusparse" if f == "cusparse"
+                    else r["backend"] != "cusparse" and format_of(r) == f)]
+                ok = [r for r in mine if r["status"] == "ok"]
+                if ok:
+                    ratio = min(r["median_ms"] for r in ok) / fastest["median_ms"]
+                    cells.append(f"**{ratio:.2f}**" if ratio <= 1.0 else f"{ratio:.2f}")
+                else:
+                    cells.append("refused" if any(r["status"] == "skipped" for r in mine) else "-")
+            rows.append([u.matrix, kernel_text(fastest)] + cells)
+        out += [f"{p}:", "", table(["family", "fastest kernel"] + formats + ["cuSPARSE"], rows,
+                                   ["---", "---"] + ["---:"] * (len(formats) + 1)), ""]
+    return "\n".join(out).rstrip()
+
+
+def inspection_section(units):
+    """Baskaran's blocked format: its run-time inspection (the format build)
+    as a multiple of one of its own products."""
+    title = "Blocked format: inspection time"
+    measured = []
+    for u in units:
+        if u.k != 1:
+            continue
+        row = next((r for r in u.rows if r["kernel"] == "blocked" and r["status"] == "ok" and
+                    r["median_ms"] > 0), None)
+        if row:
+            multiple = row.get("build_in_products")
+            if multiple is None:
+                multiple = row["build_seconds"] / (row["median_ms"] * 1e-3)
+            measured.append((u, row, multiple))
+    if not measured:
+        return not_measured(title, "no ok result of the blocked kernel")
+    out = [f"## {title}", "",
+           "Baskaran & Bordawekar's blocked format is found by inspecting the matrix at run time "
+           "(their paper: about 15 SpMVs' worth). Here: the format's build on the host (inspection "
+           "and conversion) over one product of the blocked kernel on the GPU.", ""]
+    rows = []
+    for s in SET_ORDER:
+        for p in PRECISIONS:
+            values = [m for u, _, m in measured if u.set == s and u.precision == p]
+            if values:
+                rows.append([SET_TITLES.get(s, s), p, len(values), fmt_num(median(values)),
+                             fmt_num(min(values)), fmt_num(max(values))])
+    out.append(table(["set", "prec", "matrices", "build / product (median)", "min", "max"], rows,
+                     ["---", "---"] + ["---:"] * 4))
+    fam = [(u, r, m) for u, r, m in measured if u.set == "family"]
+    if fam:
+        out += ["", table(["family", "prec", "build ms", "product ms", "build / product"],
+                          [[u.matrix, u.precision, fmt_ms(r["build_seconds"] * 1e3),
+                            fmt_ms(r["median_ms"]), fmt_num(m)] for u, r, m in fam],
+                          ["---", "---", "---:", "---:", "---:"])]
+    return "\n".join(out)
+
+
+def ellrt_model_section(lines):
+    title = "ELLR-T configuration model vs search"
+    if not lines:
+        return not_measured(title, "no output of bench_ellrt_model")
+    first = lines[0]
+    out = [f"## {title}", "",
+           f"bench_ellrt_model on {first['device']}: ellr-t timed for every T in 1..32 and block "
+           f"size in 64..512 (median of {first['runs']} runs, L2 flushed before each, every "
+           "configuration verified first), against the configuration the model chooses. Target: "
+           f"the model's time within {100 * (first['target_ratio'] - 1):.0f}% of the best.", ""]
+
+    def config(t):
+        return "-" if not t else f"T={t['threads_per_row']} BS={t['block_size']}"
+
+    def ms(t):
+        return "-" if not t or t.get("median_ms") is None else fmt_ms(t["median_ms"])
+
+    rows = []
+    for line in lines:
+        verdict = {"ok": "yes" if line["within_target"] else "**no**"}.get(line["status"],
+                                                                           line["status"])
+        rows.append([line["name"], line["precision"], line["rows"], line["nnz"],
+                     fmt_num(line["mean_row_length"]), config(line["model"]), ms(line["model"]),
+                     config(line["best"]), ms(line["best"]), fmt_x(line["model_over_best"]),
+                     verdict])
+    out.append(table(["matrix", "prec", "rows", "nnz", "mean row", "model", "ms", "best by search",
+                      "ms", "model / best", "within target"], rows,
+                     ["---", "---", "---:", "---:", "---:", "---", "---:", "---", "---:", "---:",
+                      "---"]))
+    compared = [x for x in lines if x["model_over_best"] is not None]
+    if compared:
+        within = sum(1 for x in compared if x["within_target"])
+        worst = max(compared, key=lambda x: x["model_over_best"])
+        out += ["", f"Within the target on {within} of {len(compared)} matrices; the worst, "
+                    f"{worst['name']} {worst['precision']}, at {fmt_x(worst['model_over_best'])} "
+                    "of the best time."]
+    refused = [x["name"] for x in lines if x["status"] == "refused"]
+    if refused:
+        out += ["", "ELLPACK-R refused (padding beyond its limit): " + ", ".join(sorted(set(refused)))
+                + "."]
+    return "\n".join(out)
+
+
+# -------------------------------------------------------------------- BRO
+
+# The uncompressed format each BRO kernel extends.
+BRO_BASE = {"bro-ell": "ell", "bro-coo": "coo", "bro-hyb": "hyb"}
+
+
+def bro_section(units):
+    title = "BRO index compression"
+    bro = [(u, r) for u in units if u.k == 1 for r in u.rows
+           if r["kernel"].startswith("bro-") and r["status"] == "ok"]
+    if not bro:
+        return not_measured(title, "no ok result of a bro-* kernel")
+    out = [f"## {title}", "",
+           "Tang et al. 2013: eta = 1 - C/O (space savings of the index data against the "
+           "uncompressed format the BRO format extends), kappa = O/C; bytes per non-zero of the "
+           "whole format (what one product reads of A). Times in ms; 'vs base' is the uncompressed "
+           "format's time over the BRO kernel's, 'vs cuSPARSE' the best cuSPARSE algorithm's. A "
+           "reordered matrix is named NAME [reordering].", ""]
+
+    def best_of(u, keep):
+        ok = [r for r in u.rows if r["status"] == "ok" and keep(r)]
+        return min(ok, key=lambda r: r["median_ms"], default=None)
+
+    def time_of(row):
+        return "-" if row is None else fmt_ms(row["median_ms"])
+
+    rows = []
+    for u, r in bro:
+        compression = r.get("compression") or {}
+        bytes_per_nnz = compression.get("bytes_per_nonzero")
+        if bytes_per_nnz is None and u.info.get("nnz"):
+            bytes_per_nnz = r["matrix_bytes"] / u.info["nnz"]
+        base = best_of(u, lambda x: x["kernel"] == BRO_BASE.get(r["kernel"]))
+        csr = best_of(u, lambda x: x["backend"] != "cusparse" and x.get("format") == "csr"
+                      and x["kernel"] != "auto")
+        vs_base = base["median_ms"] / r["median_ms"] if base else None
+        vs_vendor = u.best_vendor["median_ms"] / r["median_ms"] if u.best_vendor else None
+        rows.append([u.set, u.matrix, u.precision, r["kernel"], fmt_num(compression.get("eta"), 2),
+                     fmt_num(compression.get("kappa"), 2), fmt_num(bytes_per_nnz, 2),
+                     time_of(r), fmt_pct(pct_copy(r)), time_of(best_of(u, lambda x: x["kernel"] == "ell")),
+                     time_of(best_of(u, lambda x: x["kernel"] == "hyb")), time_of(csr),
+                     time_of(u.best_vendor), fmt_x(vs_base), fmt_x(vs_vendor)])
+    out.append(table(["set", "matrix", "prec", "kernel", "eta", "kappa", "bytes/nnz", "ms",
+                      "% copy", "ell ms", "hyb ms", "best csr ms", "best cuSPARSE ms", "vs base",
+                      "vs cuSPARSE"], rows,
+                     ["---"] * 4 + ["---:"] * 11))
+    return "\n".join(out)
+
+
+# ------------------------------------------------------------------- SpMM
+
+
+def matrix_label(document):
+    """'stencil27:n=100' -> 'stencil27 n=100'; a file path -> its name."""
+    source = document["matrix"]["source"]
+    return source.replace(":", " ", 1) if ":" in source else os.path.basename(source)
+
+
+def spmm_in_core_section(cases):
+    title = "SpMM in core"
+    documents = [d for _, d in cases if d and d.get("operation") == "spmm" and
+                 "out_of_core" not in d]
+    if not documents:
+        return not_measured(title, "no output of scripts/spmm-report.sh")
+    documents.sort(key=lambda d: (matrix_label(d), d["layout"], d["k"],
+                                  PRECISIONS.index(d["precision"]) if d["precision"] in PRECISIONS
+                                  else 9))
+    first = documents[0]
+    out = [f"## {title}", "",
+           f"C = A*B (alpha {first['alpha']:g}, beta {first['beta']:g}), `spmv bench --k K "
+           f"--with-cpu` per case: median of {first['runs']} runs after {first['warmup']} "
+           "warm-up, every result verified against the reference first. GB/s by each kernel's "
+           "byte model (A once, B once, C written once); the CPU is the cpu backend (OpenMP, "
+           f"{first['host_threads']} threads) on the GPU machine's host. Target (issue 6): our "
+           "best >= 2.5x the best cuSPARSE algorithm.", ""]
+    rows = []
+    for d in documents:
+        ok = [r for r in d["results"] if r["status"] == "ok"]
+
+        def best(keep):
+            return min((r for r in ok if keep(r)), key=lambda r: r["median_ms"], default=None)
+
+        ours = best(lambda r: r["backend"] not in ("cusparse", "cpu"))
+        vendor = best(lambda r: r["backend"] == "cusparse")
+        cpu = best(lambda r: r["backend"] == "cpu")
+
+        def ratio(slow, fast):
+            return slow["median_ms"] / fast["median_ms"] if slow and fast else None
+
+        rows.append([matrix_label(d), d["precision"], d["k"], d["layout"].replace("-major", ""),
+                     kernel_text(ours, True), fmt_ms(ours and ours["median_ms"]),
+                     fmt_num(ours and ours["gbs"], 0), fmt_pct(pct_copy(ours)),
+                     kernel_text(vendor), fmt_ms(vendor and vendor["median_ms"]),
+                     fmt_ms(cpu and cpu["median_ms"]), fmt_num(cpu and cpu["gbs"], 0),
+                     fmt_x(ratio(vendor, ours)), fmt_x(ratio(cpu, ours))])
+    out.append(table(["matrix", "prec", "k", "layout", "our best", "ms", "GB/s", "% copy",
+                      "best cuSPARSE", "ms", "CPU ms", "CPU GB/s", "vs cuSPARSE", "vs CPU"], rows,
+                     ["---", "---", "---:", "---", "---", "---:", "---:", "---:", "---", "---:",
+                      "---:", "---:", "---:", "---:"]))
+    failed = [(matrix_label(d), d["k"], d["precision"], r) for d in documents
+              for r in d["results"] if r["status"] == "FAILED"]
+    if failed:
+        out += ["", "FAILED: " + "; ".join(f"{m} k={k} {p} {r['backend']}/{r['kernel']}: "
+                                          f"{r['message'][:120]}" for m, k, p, r in failed)]
+    return "\n".join(out)
+
+
+def spmm_out_of_core_section(cases):
+    title = "SpMM out of core"
+    documents = [(name, d) for name, d in cases if d and "out_of_core" in d]
+    if not documents:
+        return not_measured(title, "no out-of-core case of scripts/spmm-report.sh")
+    out = [f"## {title}", "",
+           "B and C in pinned host memory, sent through the device in chunks of L_GPU columns "
+           "(Ortega et al. 2013, Table 4). From the sequential run (Algorithm 2): CT (copies in + "
+           "out), PT (kernels), its total and %Com = CT / total; then the overlapped run "
+           "(Algorithm 3) and AF = sequential / overlapped total. Target (issue 6): AF >= 1.3 where "
+           "CT and PT are comparable, the overlapped total within 15% of max(CT, PT).", ""]
+    rows = []
+    for name, d in documents:
+        settings = d["out_of_core"]
+        runs = settings["runs"]
+        for kernel in dict.fromkeys(r["kernel"] for r in runs):
+            seq = next((r for r in runs if r["kernel"] == kernel and r["schedule"] == "sequential"
+                        and r["status"] == "ok"), None)
+            over = next((r for r in runs if r["kernel"] == kernel and r["schedule"] == "overlapped"
+                         and r["status"] == "ok"), None)
+            label = f"{name}: {matrix_label(d)}, k={d['k']}, {d['precision']}"
+            if not (seq and over):
+                status = "; ".join(f"{r['schedule']} {r['status']}" for r in runs
+                                   if r["kernel"] == kernel)
+                rows.append([label, kernel] + ["-"] * 9 + [status])
+                continue
+            ct, pt = seq["communication_ms"], seq["processing_ms"]
+            rows.append([label, kernel, f"{seq['chunk_columns']}, {seq['chunks']}",
+                         settings["streams"], fmt_ms(ct), fmt_ms(pt), fmt_ms(seq["total_ms"]),
+                         fmt_num(100 * ct / seq["total_ms"]), fmt_ms(over["total_ms"]),
+                         fmt_num(over["acceleration_factor"], 2),
+                         fmt_num(over["total_over_max_ct_pt"], 2), "ok"])
+    out.append(table(["case", "kernel", "L_GPU, chunks", "streams", "CT", "PT", "total, seq.",
+                      "%Com", "total, overlapped", "AF", "total / max(CT, PT)", "status"], rows,
+                     ["---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:",
+                      "---:", "---"]))
     return "\n".join(out)
 
 
@@ -741,6 +1069,9 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("results", help="folder of `spmv suite` (results.jsonl)")
     parser.add_argument("--micro", help="JSON of `spmv micro` (default RESULTS/micro.json)")
+    parser.add_argument("--spmm", help="folder of scripts/spmm-report.sh (default RESULTS/spmm)")
+    parser.add_argument("--ellrt",
+                        help="JSON lines of bench_ellrt_model (default RESULTS/ellrt_model.jsonl)")
     parser.add_argument("--out", default="docs/benchmarks.md")
     parser.add_argument("--images", default=None, help="plot folder (default: img/ beside --out)")
     parser.add_argument("--notes", default="docs/benchmarks-notes.md",
@@ -749,14 +1080,19 @@ def main(argv):
     args = parser.parse_args(argv)
 
     rows = read_results(args.results)
-    if not rows:
-        sys.exit(f"{args.results}/results.jsonl holds no results")
     units = units_of(rows)
     if args.summary:
+        if not rows:
+            sys.exit(f"{args.results}/results.jsonl holds no results")
         print(summary_table(units))
         return 0
     suite = read_json(os.path.join(args.results, "suite.json"))
     micro = read_json(args.micro or os.path.join(args.results, "micro.json"))
+    spmm_cases = read_spmm_cases(args.spmm or os.path.join(args.results, "spmm"))
+    ellrt = read_json_lines(args.ellrt or os.path.join(args.results, "ellrt_model.jsonl"))
+    if not (rows or micro or spmm_cases or ellrt):
+        sys.exit(f"{args.results} holds no results (results.jsonl, micro.json, spmm/, "
+                 "ellrt_model.jsonl)")
     image_dir = args.images or os.path.join(os.path.dirname(args.out) or ".", "img")
     images = make_plots(units, micro, image_dir)
     image_rel = os.path.relpath(image_dir, os.path.dirname(args.out) or ".")
@@ -764,30 +1100,40 @@ def main(argv):
     def figure(name, title):
         return f"![{title}]({image_rel}/{name})" if name in images else ""
 
-    device = rows[0].get("device")
+    device = report_device(rows, micro, spmm_cases)
     title_device = f" on {device['name']}" if device else " on the host"
     parts = [
         f"# Benchmarks{title_device}",
         "",
         "Generated by `bench/report.py` from the results of `scripts/report.sh` (`spmv suite`, "
-        "`spmv micro`); do not edit by hand: hand-written sections live in "
-        f"`{os.path.basename(args.notes)}` and are copied at the end.",
+        "`spmv micro`, scripts/spmm-report.sh, bench_ellrt_model); do not edit by hand: "
+        f"hand-written sections live in `{os.path.basename(args.notes)}` and are copied at the end.",
         "",
-        setup_section(rows, suite),
-        coverage_section(units, suite),
-        summary_section(units),
-        figure("speedup_per_matrix.png", "Speed-up over cuSPARSE per matrix"),
-        figure("bandwidth_vs_row_length.png", "% of copy bandwidth vs mean row length"),
-        kernel_section(units),
-        figure("gflops_by_kernel.png", "GFLOP/s per kernel"),
-        figure("best_kernel_per_matrix.png", "Fastest kernel per matrix"),
-        ideal_section(units),
-        figure("ideal_vs_chosen.png", "Default choice vs ideal"),
-        transfer_section(units),
+        setup_section(rows, suite, device),
     ]
+    if units:
+        parts += [
+            coverage_section(units, suite),
+            summary_section(units),
+            figure("speedup_per_matrix.png", "Speed-up over cuSPARSE per matrix"),
+            figure("bandwidth_vs_row_length.png", "% of copy bandwidth vs mean row length"),
+            kernel_section(units),
+            figure("gflops_by_kernel.png", "GFLOP/s per kernel"),
+            figure("best_kernel_per_matrix.png", "Fastest kernel per matrix"),
+            ideal_section(units),
+            figure("ideal_vs_chosen.png", "Default choice vs ideal"),
+            transfer_section(units),
+        ]
+    else:
+        parts.append(not_measured("SpMV suite", "no results.jsonl of `spmv suite`"))
+    parts += [format_wins_section(units), inspection_section(units)]
     parts += [set_section(units, s) for s in SET_ORDER]
-    parts.append(micro_section(micro, set(images)))
-    parts.append(failures_section(units))
+    parts += [ellrt_model_section(ellrt), bro_section(units), spmm_in_core_section(spmm_cases),
+              spmm_out_of_core_section(spmm_cases)]
+    parts.append(micro_section(micro, set(images)) if micro else
+                 not_measured("Micro-benchmarks", "no micro.json of `spmv micro`"))
+    if units:
+        parts.append(failures_section(units))
     if os.path.exists(args.notes):
         with open(args.notes, encoding="utf-8") as f:
             parts.append(f.read().strip())

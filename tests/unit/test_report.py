@@ -23,9 +23,10 @@ DEVICE = {"name": "NVIDIA TestGPU", "multiprocessors": 132, "l2_bytes": 62914560
 
 
 def line(set_name, matrix, precision, backend, kernel, ms, chosen=None, status="ok",
-         in_cache=False, message=""):
+         in_cache=False, message="", fmt="csr", build_seconds=0.0, **extra):
     rate = 1.0 / ms if ms else 0.0
-    return {"time": "2026-11-20T10:00:00Z", "set": set_name,
+    return {**extra, "format": fmt, "build_seconds": build_seconds, "matrix_bytes": 120000,
+            **{"time": "2026-11-20T10:00:00Z", "set": set_name,
             "matrix": {"name": matrix, "source": matrix + ".mtx.gz", "copies": 1, "rows": 1000,
                        "cols": 1000, "nnz": 10000, "mean_row_length": 10.0, "row_length_std": 1.0,
                        "max_row_length": 12, "product_bytes": 136004, "cache_bytes": 62914560,
@@ -33,13 +34,13 @@ def line(set_name, matrix, precision, backend, kernel, ms, chosen=None, status="
             "precision": precision, "operation": "spmv", "k": 1, "layout": "row-major",
             "alpha": 1.0, "beta": 0.0, "warmup": 3, "runs": 30, "flush_caches": True,
             "host_operand_runs": 5, "backend": backend, "kernel": kernel,
-            "chosen_kernel": chosen or kernel, "format": "csr", "params": {}, "status": status,
+            "chosen_kernel": chosen or kernel, "params": {}, "status": status,
             "message": message, "median_ms": ms, "gflops": 200 * rate, "gbs": 1360 * rate,
             "percent_of_copy_bandwidth": 100 * 1360 * rate / 4000.0 if ms else None,
             "verified": status != "skipped",
             "host_operand_ms": ms + 1.0, "host_transfer_ms": 0.9,
             "host_operand_gflops": 0.02 / (ms + 1.0), "device": DEVICE,
-            "copy_bandwidth_gbs": 4000.0, "host_threads": 16}
+            "copy_bandwidth_gbs": 4000.0, "host_threads": 16}}
 
 
 def synthetic_lines():
@@ -61,12 +62,85 @@ def synthetic_lines():
         line("family", "F", "f64", "cuda", "csr-vector", 5.0),
         line("family", "F", "f64", "cuda", "csr-merge", 8.0),
         line("family", "F", "f64", "cuda", "ell", 0.0, status="FAILED",
-             message="wrong result: row 3 differs"),
+             message="wrong result: row 3 differs", fmt="ell"),
+        # The blocked format: 6 ms per product, 90 ms to build (inspect): 15x.
+        line("family", "F", "f64", "cuda", "blocked", 6.0, fmt="blocked", build_seconds=0.09),
+        # Refused at plan time: no format recorded (the kernel's name stands for it).
+        line("family", "F", "f64", "cuda", "dia", 0.0, status="skipped", fmt="",
+             message="DIA would need 57.3x the CSR bytes"),
         # family/F f32: 2.00x.
         line("family", "F", "f32", "cusparse", "cusparse-csr-alg1", 2.0),
         line("family", "F", "f32", "cuda", "auto", 1.0, chosen="csr-merge"),
         line("family", "F", "f32", "cuda", "csr-merge", 1.0),
+        # BRO-ELL: 1.25 ms against ell's 1.5 (1.20x) and cuSPARSE's 2.0 (1.60x);
+        # once more on the BAR-reordered matrix, without compression figures.
+        line("family", "F", "f32", "cuda", "ell", 1.5, fmt="ell"),
+        line("family", "F", "f32", "cuda", "bro-ell", 1.25, fmt="bro-ell",
+             compression={"eta": 0.62, "kappa": 2.63, "bytes_per_nonzero": 9.5}),
+        line("family", "F", "f32", "cuda", "bro-ell", 1.1, fmt="bro-ell", reordering="bar"),
     ]
+
+
+def bench_result(backend, kernel, ms, gbs, params=None):
+    return {"backend": backend, "kernel": kernel, "chosen_kernel": kernel, "format": "csr",
+            "params": params or {}, "status": "ok", "message": "", "median_ms": ms, "gbs": gbs,
+            "percent_of_copy_bandwidth": 100 * gbs / 4000.0 if backend != "cpu" else None}
+
+
+def spmm_document(source, k, precision, results, out_of_core=None):
+    document = {"matrix": {"source": source, "rows": 1000, "cols": 1000, "nnz": 27000},
+                "precision": precision, "operation": "spmm", "k": k, "layout": "row-major",
+                "alpha": 1.0, "beta": 0.0, "warmup": 2, "runs": 10, "backend": "cuda",
+                "host_threads": 16, "device": DEVICE, "copy_bandwidth_gbs": 4000.0,
+                "results": results}
+    if out_of_core:
+        document["layout"] = "col-major"
+        document["out_of_core"] = out_of_core
+    return document
+
+
+def ooc_run(schedule, copy_in, copy_out, processing, total, af=None, floor1=None):
+    return {"kernel": "spmm-fastspmm", "params": {}, "schedule": schedule, "status": "ok",
+            "message": "", "chunk_columns": 8, "chunks": 4, "copy_in_ms": copy_in,
+            "copy_out_ms": copy_out, "communication_ms": copy_in + copy_out,
+            "processing_ms": processing, "total_ms": total, "acceleration_factor": af,
+            "total_over_max_ct_pt": floor1}
+
+
+SPMM_CASES = {
+    # ours 0.5 ms, best cuSPARSE 1.5 ms (3.00x), CPU 10 ms (20.00x).
+    "in-core-stencil27-k8-f64": spmm_document("stencil27:n=100", 8, "f64", [
+        bench_result("cusparse", "cusparse-spmm-alg1", 2.0, 500.0),
+        bench_result("cusparse", "cusparse-spmm-alg3", 1.5, 700.0),
+        bench_result("cuda", "spmm-csr-vec", 0.8, 1300.0),
+        bench_result("cuda", "spmm-fastspmm", 0.5, 2000.0, {"columns_per_pass": 8}),
+        bench_result("cpu", "cpu-csr", 10.0, 100.0)]),
+    # CT 4.7, PT 4.4, sequential 9.1, overlapped 5.0: AF 1.82, 1.06 of max(CT, PT).
+    "out-of-core-balanced": spmm_document("uniform:rows=500000,cols=500000,per_row=40", 32, "f64", [
+        bench_result("cusparse", "cusparse-spmm-alg1", 20.0, 100.0),
+        bench_result("cuda", "spmm-fastspmm", 4.0, 500.0)], {
+            "device_memory_cap": 0, "chunk_columns_requested": 8, "streams": 3,
+            "runs": [ooc_run("sequential", 2.4, 2.3, 4.4, 9.1),
+                     ooc_run("overlapped", 2.5, 2.4, 4.5, 5.0, af=1.82, floor1=1.06)]}),
+}
+
+
+def ellrt_line(name, status, model, best, ratio):
+    def timing(t):
+        return None if t is None else {"threads_per_row": t[0], "block_size": t[1],
+                                       "status": "ok", "message": "", "median_ms": t[2]}
+    return {"name": name, "spec": name + ":n=1", "precision": "f64", "device": "NVIDIA TestGPU",
+            "rows": 1000, "nnz": 27000, "mean_row_length": 27.0, "max_row_length": 27,
+            "target_ratio": 1.1, "runs": 20, "status": status, "message": "",
+            "model": timing(model), "best": timing(best), "model_over_best": ratio,
+            "within_target": None if ratio is None else ratio <= 1.1, "configurations": []}
+
+
+ELLRT_LINES = [
+    ellrt_line("stencil27", "ok", (1, 256, 0.33), (2, 128, 0.31), 0.33 / 0.31),
+    ellrt_line("uniform", "ok", (1, 256, 1.40), (4, 256, 1.00), 1.40),
+    ellrt_line("rmat", "refused", None, None, None),
+]
 
 
 def crossover_row(precision, density, kernel, backend, ms):
@@ -116,6 +190,22 @@ class ReportTest(unittest.TestCase):
             json.dump(suite, f)
         with open(os.path.join(results, "micro.json"), "w") as f:
             json.dump(MICRO, f)
+        os.makedirs(os.path.join(results, "spmm"))
+        for name, document in SPMM_CASES.items():
+            with open(os.path.join(results, "spmm", name + ".json"), "w") as f:
+                json.dump(document, f, indent=2)
+        with open(os.path.join(results, "ellrt_model.jsonl"), "w") as f:
+            f.writelines(json.dumps(x) + "\n" for x in ELLRT_LINES)
+        # Only the micro-benchmarks: every other section says it was not measured.
+        micro_only = os.path.join(cls.dir, "micro-only")
+        os.makedirs(micro_only)
+        with open(os.path.join(micro_only, "micro.json"), "w") as f:
+            json.dump(MICRO, f)
+        cls.micro_only_out = os.path.join(cls.dir, "micro-only-docs", "benchmarks.md")
+        subprocess.run([sys.executable, REPORT, micro_only, "--out", cls.micro_only_out,
+                        "--notes", "/nonexistent"], check=True, capture_output=True)
+        with open(cls.micro_only_out) as f:
+            cls.micro_only_text = f.read()
         cls.notes = os.path.join(cls.dir, "notes.md")
         with open(cls.notes, "w") as f:
             f.write("## Hand-written\n\nKept as it is.\n")
@@ -166,6 +256,49 @@ class ReportTest(unittest.TestCase):
             with open(os.path.join(images, name), "rb") as f:
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", name)
             self.assertIn(f"(img/{name})", self.text)
+
+    def test_format_wins(self):
+        # F f64: cuSPARSE 4 ms is the fastest; csr-vector 5 (1.25), ell failed, dia refused,
+        # blocked 6 (1.50).
+        self.assertIn("| family | fastest kernel | csr | ell | dia | blocked | bro-ell | cuSPARSE |",
+                      self.text)
+        self.assertIn("| F | cusparse-csr-alg1 | 1.25 | - | refused | 1.50 | - | **1.00** |",
+                      self.text)
+        self.assertIn("| F | csr-merge | **1.00** | 1.50 | - | - | 1.25 | 2.00 |", self.text)
+
+    def test_blocked_inspection(self):
+        self.assertIn("| Generated families | f64 | 1 | 15.0 | 15.0 | 15.0 |", self.text)
+        self.assertIn("| F | f64 | 90 | 6 | 15.0 |", self.text)
+
+    def test_bro_section(self):
+        self.assertIn("| family | F | f32 | bro-ell | 0.62 | 2.63 | 9.50 | 1.25 | 27% | 1.5 | - | 1 "
+                      "| 2 | 1.20x | 1.60x |", self.text)
+        # Reordered: its own unit; bytes per non-zero from matrix_bytes / nnz.
+        self.assertIn("| family | F [bar] | f32 | bro-ell | - | - | 12.00 | 1.1 |", self.text)
+
+    def test_ellrt_model_section(self):
+        self.assertIn("| stencil27 | f64 | 1000 | 27000 | 27.0 | T=1 BS=256 | 0.33 | T=2 BS=128 | "
+                      "0.31 | 1.06x | yes |", self.text)
+        self.assertIn("| T=4 BS=256 | 1 | 1.40x | **no** |", self.text)
+        self.assertIn("Within the target on 1 of 2 matrices; the worst, uniform f64, at 1.40x",
+                      self.text)
+        self.assertIn("ELLPACK-R refused (padding beyond its limit): rmat.", self.text)
+
+    def test_spmm_sections(self):
+        self.assertIn("| stencil27 n=100 | f64 | 8 | row | spmm-fastspmm (columns_per_pass=8) | 0.5 "
+                      "| 2000 | 50% | cusparse-spmm-alg3 | 1.5 | 10 | 100 | 3.00x | 20.00x |",
+                      self.text)
+        self.assertIn("| out-of-core-balanced: uniform rows=500000,cols=500000,per_row=40, k=32, f64 "
+                      "| spmm-fastspmm | 8, 4 | 3 | 4.7 | 4.4 | 9.1 | 51.6 | 5 | 1.82 | 1.06 | ok |",
+                      self.text)
+
+    def test_missing_inputs_say_so(self):
+        for title in ["SpMV suite", "Which format wins on which family",
+                      "Blocked format: inspection time", "ELLR-T configuration model vs search",
+                      "BRO index compression", "SpMM in core", "SpMM out of core"]:
+            self.assertIn(f"## {title}\n\nNot measured in this run (", self.micro_only_text)
+        self.assertIn("# Benchmarks on NVIDIA TestGPU", self.micro_only_text)
+        self.assertIn("Best coalesced: 1580 GB/s", self.micro_only_text)
 
 
 if __name__ == "__main__":

@@ -195,7 +195,14 @@ std::unique_ptr<FormatKernel<T>> make_bro_ell_decode(const Csr<T>& a, const Kern
   return std::make_unique<BroEllDecode<T>>(host, static_cast<int>(options.max_padding), build_seconds);
 }
 
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_bro_ell_decode_of(const BroEll<T>& host, int max_padding, double build_seconds) {
+  return std::make_unique<BroEllDecode<T>>(host, max_padding, build_seconds);
+}
+
 template std::unique_ptr<FormatKernel<float>> make_bro_ell_decode(const Csr<float>&, const KernelParams&);
 template std::unique_ptr<FormatKernel<double>> make_bro_ell_decode(const Csr<double>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<float>> make_bro_ell_decode_of(const BroEll<float>&, int, double);
+template std::unique_ptr<FormatKernel<double>> make_bro_ell_decode_of(const BroEll<double>&, int, double);
 
 }  // namespace spmv::detail

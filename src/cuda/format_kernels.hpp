@@ -10,7 +10,13 @@
 
 #include "cuda/csr_algorithm.hpp"
 #include "cuda/format_kernel.hpp"
+#include "spmv/error.hpp"
 #include "spmv/formats/ellpack_r.hpp"
+
+namespace spmv {
+template <class T>
+struct BroEll;
+}  // namespace spmv
 
 namespace spmv::detail {
 
@@ -36,11 +42,27 @@ template <class T>
 std::unique_ptr<FormatKernel<T>> make_dense_cublas(const Csr<T>& a, const KernelParams& params);
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_bro_ell_decode(const Csr<T>& a, const KernelParams& params);
+// The bro-ell kernel over a BroEll already built (bro-hyb's ELL part).
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_bro_ell_decode_of(const BroEll<T>& host, int max_padding, double build_seconds);
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_bro_hyb_ell_coo(const Csr<T>& a, const KernelParams& params);
 
 // The padding limit of a kernel's format: parameter max_padding, a whole
 // multiple (>= 1) of the CSR bytes, default 3.
 inline int max_padding_param(const KernelParams& params, const std::string& kernel) {
   return param_or(params, kernel, "max_padding", static_cast<int>(default_max_padding));
+}
+
+// The ELL width K of the hybrid kernels: parameter ell_width (0 puts
+// everything in the COO part), -1 (the Bell-Garland rule) when absent.
+inline index_t ell_width_param(const KernelParams& params, const std::string& kernel) {
+  const auto width = params.find("ell_width");
+  if (width == params.end()) return -1;
+  if (width->second < 0)
+    throw InvalidArgument("kernel '" + kernel + "': ell_width=" + std::to_string(width->second) +
+                          " is not allowed (must be >= 0)");
+  return width->second;
 }
 
 // Runs build() (a host conversion) and adds the seconds it took to `seconds`.

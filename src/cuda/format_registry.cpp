@@ -73,6 +73,13 @@ const std::vector<FormatKernelEntry<T>>& format_kernel_registry() {
         with_limit("slice_height=32|64|128|256|512|1024 threads_per_row=1|2|4|8|16|32 value_codes=0|1")},
        {"slice_height", "threads_per_row", "value_codes", "max_padding"},
        make_bro_ell_decode<T>},
+      {{"bro-hyb", "bro-hyb", Backend::cuda,
+        "HYB's split (K by the Bell-Garland rule unless given) into a BRO-ELL part (bro-ell kernel) and a BRO-COO "
+        "remainder (bro-coo kernel)",
+        with_limit("ell_width=0.. slice_height=32|64|..|1024 threads_per_row=1|2|..|32 (default 1) interval=32.. "
+                   "(multiple of 32; default one per resident warp) block_size=64..1024")},
+       {"ell_width", "slice_height", "threads_per_row", "interval", "block_size", "max_padding"},
+       make_bro_hyb_ell_coo<T>},
   };
   return registry;
 }

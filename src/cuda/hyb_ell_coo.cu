@@ -47,12 +47,7 @@ std::unique_ptr<FormatKernel<T>> make_hyb_ell_coo(const Csr<T>& a, const KernelP
   const int block_size = param_or(params, "hyb", "block_size", 256, {64, 128, 256, 512, 1024});
   HybOptions options;
   options.max_padding = max_padding_param(params, "hyb");
-  // ell_width may be 0 (everything in COO), which param_or's positive rule excludes.
-  if (const auto width = params.find("ell_width"); width != params.end()) {
-    if (width->second < 0)
-      throw InvalidArgument("kernel 'hyb': ell_width=" + std::to_string(width->second) + " is not allowed (must be >= 0)");
-    options.ell_width = width->second;
-  }
+  options.ell_width = ell_width_param(params, "hyb");
   double build_seconds = 0;
   const Hyb<T> host = timed_build(build_seconds, [&] { return hyb_from_csr(a, options); });
   return std::make_unique<HybEllCoo<T>>(host, block_size, static_cast<int>(options.max_padding), build_seconds);

@@ -10,6 +10,7 @@
 #include "spmv/error.hpp"
 #include "spmv/formats/bro_coo.hpp"
 #include "spmv/formats/bro_ell.hpp"
+#include "spmv/formats/bro_hyb.hpp"
 #include "spmv/gen.hpp"
 #include "spmv/operator.hpp"
 #include "test_support.hpp"
@@ -87,6 +88,40 @@ TEST(GpuFormats, BroCooStoresWhatTheHostEncoderWritesInWholeWarpIntervals) {
   EXPECT_EQ(interval % 32, 0);
   EXPECT_THROW(describe_plan(a, "bro-coo", {{"interval", 48}}), InvalidArgument);
   EXPECT_THROW(describe_plan(a, "bro-coo", {{"interval", 0}}), InvalidArgument);
+}
+
+TEST(GpuFormats, BroHybStoresWhatTheHostEncoderWrites) {
+  SPMV_GPU_TEST_PRELUDE();
+  const auto zoo = test::matrix_zoo();
+  ASSERT_EQ(zoo[10].name, "one_huge_row_3000");
+  ASSERT_EQ(zoo[11].name, "power_law_4000");
+  const Csr<double>& a = zoo[11].matrix;
+  const auto given = describe_plan(
+      a, "bro-hyb", {{"ell_width", 3}, {"slice_height", 128}, {"threads_per_row", 2}, {"interval", 64}});
+  EXPECT_EQ(given.format, "bro-hyb");
+  EXPECT_EQ(given.params.at("ell_width"), 3);
+  EXPECT_EQ(given.params.at("slice_height"), 128);
+  EXPECT_EQ(given.params.at("threads_per_row"), 2);
+  EXPECT_EQ(given.params.at("interval"), 64);
+  BroHybOptions options;
+  options.ell_width = 3;
+  options.ell.slice_height = 128;
+  options.ell.threads_per_row = 2;
+  options.coo.interval = 64;
+  EXPECT_EQ(given.matrix_bytes, bro_hyb_metrics(bro_hyb_from_csr(a, options)).matrix_bytes);
+  // The default split is HYB's: K = 5 for 6000 rows of 5 entries.
+  const Csr<double> uniform = uniform_rows(6000, 6000, 5);
+  EXPECT_EQ(describe_plan(uniform, "bro-hyb").params.at("ell_width"), 5);
+  EXPECT_EQ(describe_plan(uniform, "hyb").params.at("ell_width"), 5);
+  try {
+    describe_plan(zoo[10].matrix, "bro-hyb", {{"ell_width", 2900}});
+    FAIL() << "bro-hyb with an ELL part as wide as the huge row was not refused";
+  } catch (const FormatLimitError& e) {
+    EXPECT_NE(std::string(e.what()).find("use a smaller ell_width"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(describe_plan(a, "bro-hyb", {{"ell_width", -1}}), InvalidArgument);
+  EXPECT_THROW(describe_plan(a, "bro-hyb", {{"interval", 40}}), InvalidArgument);
+  EXPECT_THROW(describe_plan(a, "bro-hyb", {{"threads_per_row", 3}}), InvalidArgument);
 }
 
 TEST(GpuFormats, PaddingLimitRefusesAndCanBeRaised) {

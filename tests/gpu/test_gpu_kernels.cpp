@@ -56,6 +56,12 @@ const test::KernelVariants& kernel_variants() {
         {{"threads_per_row", 8}, {"block_size", 1024}}, {{"threads_per_row", 16}},
         {{"threads_per_row", 32}, {"block_size", 32}}}},
       {"hyb", {{}, {{"ell_width", 0}}, {{"ell_width", 3}}, {{"ell_width", 16}, {"max_padding", 100}}}},
+      // Small intervals: BRO-COO parts cut mid-row; T > 1 and small slices for the BRO-ELL part.
+      {"bro-hyb",
+       {{},
+        {{"ell_width", 0}, {"interval", 32}},
+        {{"ell_width", 3}, {"interval", 64}, {"block_size", 64}},
+        {{"ell_width", 16}, {"max_padding", 100}, {"slice_height", 64}, {"threads_per_row", 4}, {"interval", 96}}}},
       {"sell",
        {{}, {{"chunk_rows", 8}, {"sigma", 1}}, {{"chunk_rows", 32}, {"sigma", 32}, {"block_size", 64}},
         {{"chunk_rows", 128}, {"sigma", 1024}}}},

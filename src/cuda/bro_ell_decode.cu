@@ -8,10 +8,11 @@
 // columns of the slice; at column j every thread reads the same width b_j,
 // so the reader's "load the next symbol?" branch goes the same way in all
 // lanes (the paper's load-decode-compute without divergence). The widths
-// are read straight through the read-only cache, not staged in shared
-// memory: all lanes read one address, which the cache broadcasts in one
-// transaction, and they are one byte per slice column (1/h of the symbols'
-// bits at least), so staging would only add a block-wide barrier per chunk.
+// are staged in shared memory, h at a time (one coalesced byte per thread,
+// between two barriers), and every lane then reads the same address, a
+// broadcast: a width starts each iteration's chain of dependent steps
+// (width -> field -> column -> x), and shared memory answers with a short,
+// fixed latency where a global load, even an L1 hit, takes longer.
 // A field of 0 is padding: its value and x are not read. Plain values are
 // streamed (evict-first, coalesced: column j of the slice's h streams is h
 // adjacent values); with value codes a second reader decodes the code
@@ -45,8 +46,8 @@ struct BroEllView {
   const bro_symbol_t* code_symbols = nullptr;
 };
 
-// 1024: slices of up to 1024 streams; the kernel needs far fewer than the 64
-// registers per thread this allows.
+// 1024: slices of up to 1024 streams (and staged widths); the kernel needs
+// fewer than the 64 registers per thread this allows.
 template <class T, int ThreadsPerRow, bool ValueCodes>
 __global__ void __launch_bounds__(1024)
     spmv_bro_ell_decode_kernel(BroEllView<T> a, const T* __restrict__ x, T* __restrict__ y, T alpha, T beta) {
@@ -55,7 +56,8 @@ __global__ void __launch_bounds__(1024)
   const int h = blockDim.x;
   const index_t first_column = load_cached(a.width_offset + slice);
   const index_t columns = load_cached(a.width_offset + slice + 1) - first_column;
-  const std::uint8_t* widths = a.widths + first_column;
+  const std::uint8_t* const widths = a.widths + first_column;
+  __shared__ std::uint8_t staged_widths[1024];
   SymbolReader index(a.symbols + load_cached(a.symbol_offset + slice) + lane, h);
   // Without codes (or with 0-bit codes) this reader never loads.
   SymbolReader codes(ValueCodes && a.code_symbols ? a.code_symbols + load_cached(a.code_symbol_offset + slice) + lane
@@ -64,13 +66,20 @@ __global__ void __launch_bounds__(1024)
   std::size_t slot = static_cast<std::size_t>(first_column) * h + lane;
   index_t column = -1;
   T sum = 0;
-  for (index_t j = 0; j < columns; ++j, slot += h) {
-    const std::uint32_t delta = index.get(load_cached(widths + j));
-    const std::uint32_t code = ValueCodes ? codes.get(a.value_code_bits) : 0;
-    column += static_cast<index_t>(delta);
-    if (delta != 0) {
-      const T value = ValueCodes ? load_cached(a.value_table + code) : load_streaming(a.values + slot);
-      sum += value * load_cached(x + column);
+  // The bounds depend on the slice only, so every thread meets every barrier.
+  for (index_t chunk = 0; chunk < columns; chunk += h) {
+    const index_t chunk_columns = min(h, columns - chunk);
+    __syncthreads();  // the previous chunk's widths are no longer read
+    if (lane < chunk_columns) staged_widths[lane] = load_streaming(widths + chunk + lane);
+    __syncthreads();
+    for (index_t j = 0; j < chunk_columns; ++j, slot += h) {
+      const std::uint32_t delta = index.get(staged_widths[j]);
+      const std::uint32_t code = ValueCodes ? codes.get(a.value_code_bits) : 0;
+      column += static_cast<index_t>(delta);
+      if (delta != 0) {
+        const T value = ValueCodes ? load_cached(a.value_table + code) : load_streaming(a.values + slot);
+        sum += value * load_cached(x + column);
+      }
     }
   }
   // Every thread of the block reaches here (streams past the last row are

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "spmv/matrix.hpp"
+#include "spmv/reorder.hpp"
 #include "spmv/types.hpp"
 
 namespace spmv {
@@ -58,6 +59,12 @@ struct PlanOptions {
   // Unavailable.
   bool spmv_only = false;
   int device = 0;         // CUDA device ordinal
+  // A reordering computed at plan time (reorder.hpp): the backend's operator
+  // is planned on A' = P A Q^T, and apply, apply_transposed and spmm move the
+  // operands so that the caller's x, y, B and C stay in the original order.
+  // Costs a gather and a scatter per product (none for a side that BAR
+  // leaves in place: its columns) and two operand-sized buffers.
+  Reordering reordering = Reordering::none;
 };
 
 struct OperatorDescription {
@@ -72,6 +79,8 @@ struct OperatorDescription {
   double analysis_seconds = 0;
   double build_seconds = 0;      // host-side conversion
   double upload_seconds = 0;     // host-to-device copies
+  Reordering reordering = Reordering::none;  // PlanOptions::reordering
+  double reorder_seconds = 0;                // computing it (not applying it)
 };
 
 template <class T>

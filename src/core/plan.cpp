@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/backends.hpp"
+#include "core/permuted_operator.hpp"
 #include "spmv/error.hpp"
 
 namespace spmv {
@@ -27,6 +28,7 @@ bool cuda_available() {
 template <class T>
 std::unique_ptr<Operator<T>> plan(const Csr<T>& a, const PlanOptions& options) {
   validate(a);
+  if (options.reordering != Reordering::none) return detail::make_reordered_operator(a, options);
   switch (options.backend) {
     case Backend::reference: return detail::make_reference_operator(a, options);
     case Backend::cpu: return detail::make_cpu_operator(a, options);

@@ -52,6 +52,30 @@ TEST(HostBackendAllocation, CpuProductsDoNotAllocate) {
   }
 }
 
+// A reordered operator (PlanOptions::reordering) gathers and scatters
+// through buffers made at plan; only SpMM grows them, on its first call with
+// a larger k.
+TEST(HostBackendAllocation, ReorderedCpuProductsAllocateOnlyWhenSpmmGrowsItsScratch) {
+  for (const auto& [name, a] : test::matrix_zoo()) {
+    if (a.rows != a.cols) continue;
+    for (Reordering reordering : {Reordering::rcm, Reordering::amd, Reordering::bro_aware}) {
+      PlanOptions options;
+      options.backend = Backend::cpu;
+      options.reordering = reordering;
+      auto op = plan(a, options);
+      std::vector<double> x(a.cols, 0.5), y(a.rows, 0.0);
+      const long before = allocations.load();
+      op->apply(x.data(), y.data(), 1.0, 0.0);
+      op->apply(x.data(), y.data(), 2.0, 0.5);
+      op->apply_transposed(x.data(), y.data(), 1.0, 0.5);
+      EXPECT_EQ(allocations.load() - before, 0) << name << ", " << to_string(reordering);
+      allocations_of_products(*op, 5);  // grows the SpMM scratch
+      EXPECT_EQ(allocations_of_products(*op, 5), 0) << name << ", " << to_string(reordering);
+      EXPECT_EQ(allocations_of_products(*op, 2), 0) << name << ", " << to_string(reordering);
+    }
+  }
+}
+
 TEST(HostBackendAllocation, ReferenceAllocatesOnlyWhenSpmmGrowsItsScratch) {
   for (const auto& [name, a] : test::matrix_zoo()) {
     PlanOptions options;

@@ -201,7 +201,7 @@ std::unique_ptr<FormatKernel<T>> make_bro_ell_decode(const Csr<T>& a, const Kern
   options.value_codes = value_codes_param(params);
   options.max_padding = max_padding_param(params, "bro-ell");
   const BroEll<T> host = timed_build(build_seconds, [&] { return bro_ell_from_csr(a, options); });
-  return std::make_unique<BroEllDecode<T>>(host, static_cast<int>(options.max_padding), build_seconds);
+  return make_bro_ell_decode_of(host, static_cast<int>(options.max_padding), build_seconds);
 }
 
 template <class T>

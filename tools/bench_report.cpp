@@ -78,6 +78,9 @@ void print_bench_report(const BenchReport& r) {
   const BenchSettings& s = r.settings;
   fmt::print("matrix    {}: {} x {}, {} non-zeros\n", r.matrix_source, r.rows, r.cols, r.nnz);
   fmt::print("product   {}, {}\n", operation_text(r), r.precision);
+  if (s.reordering != Reordering::none)
+    fmt::print("reorder   {}: every operator runs on the reordered matrix\n",
+               to_string(s.reordering));
   fmt::print("timing    median of {} runs after {} warm-up{}\n", s.runs, s.warmup,
              s.flush_caches ? ", caches flushed before each" : "");
   fmt::print("backend   {} (host: {} OpenMP threads)\n", to_string(r.backend), r.host_threads);
@@ -112,7 +115,8 @@ void print_bench_report(const BenchReport& r) {
     fmt::print(" {:>10}  {}\n", error ? fmt::format("{:.2e}", *error) : "-", row.status);
   }
 
-  fmt::print("\nsetup (analysis + build + upload, ms):\n");
+  fmt::print("\nsetup ({}analysis + build + upload, ms):\n",
+             s.reordering != Reordering::none ? "reorder + " : "");
   for (const KernelMeasurement& row : r.results) {
     if (row.status == "skipped") continue;
     std::string payback;
@@ -127,8 +131,10 @@ void print_bench_report(const BenchReport& r) {
     const std::optional<double> build_in_products = row.build_in_products();
     const std::string build_multiple =
         build_in_products && row.build_seconds > 0 ? fmt::format(" (build = {:.1f} products)", *build_in_products) : "";
-    fmt::print("  {:<9} {:<18} {:.3f} + {:.3f} + {:.3f} = {:.3f}{}{}\n", to_string(row.backend),
-               row.kernel, row.analysis_seconds * 1e3, row.build_seconds * 1e3,
+    const std::string reorder =
+        s.reordering != Reordering::none ? fmt::format("{:.3f} + ", row.reorder_seconds * 1e3) : "";
+    fmt::print("  {:<9} {:<18} {}{:.3f} + {:.3f} + {:.3f} = {:.3f}{}{}\n", to_string(row.backend),
+               row.kernel, reorder, row.analysis_seconds * 1e3, row.build_seconds * 1e3,
                row.upload_seconds * 1e3, row.setup_seconds() * 1e3, build_multiple, payback);
   }
   for (const KernelMeasurement& row : r.results)
@@ -152,7 +158,7 @@ nlohmann::ordered_json settings_json(const BenchSettings& s) {
           {"layout", to_string(s.layout)},       {"alpha", s.alpha},
           {"beta", s.beta},                      {"warmup", s.warmup},
           {"runs", s.runs},                      {"flush_caches", s.flush_caches},
-          {"host_operand_runs", s.host_operand_runs}};
+          {"host_operand_runs", s.host_operand_runs}, {"reordering", to_string(s.reordering)}};
 }
 
 nlohmann::ordered_json measurement_json(const BenchReport& r, const KernelMeasurement& row) {
@@ -171,6 +177,7 @@ nlohmann::ordered_json measurement_json(const BenchReport& r, const KernelMeasur
           {"analysis_seconds", row.analysis_seconds},
           {"build_seconds", row.build_seconds},
           {"upload_seconds", row.upload_seconds},
+          {"reorder_seconds", row.reorder_seconds},
           {"setup_seconds", row.setup_seconds()},
           {"build_in_products", optional_json(row.build_in_products())},
           {"matrix_bytes", row.matrix_bytes},

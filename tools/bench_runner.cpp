@@ -189,6 +189,7 @@ KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend
   options.kernel = kernel == auto_kernel ? std::string() : kernel;
   options.params = params;
   options.explicit_transpose = s.explicit_transpose;
+  options.reordering = s.reordering;
   options.spmv_only = s.operation == BenchOperation::spmv;  // no fallback copy of A needed
   std::unique_ptr<Operator<T>> op;
   try {
@@ -209,6 +210,7 @@ KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend
   m.analysis_seconds = d.analysis_seconds;
   m.build_seconds = d.build_seconds;
   m.upload_seconds = d.upload_seconds;
+  m.reorder_seconds = d.reorder_seconds;
   m.matrix_bytes = d.matrix_bytes;
   m.device_bytes = d.device_bytes;
   const std::size_t n_in = input_size(a, s), n_out = output_size(a, s);

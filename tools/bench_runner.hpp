@@ -27,6 +27,8 @@ struct BenchSettings {
   int runs = 30;
   bool flush_caches = true;
   bool explicit_transpose = false;
+  // Every kernel's operator is planned with this reordering (PlanOptions).
+  Reordering reordering = Reordering::none;
   // Also time the product on host operands the thesis's way (El Zein 2009,
   // 4.3.3): the caller's x, held in double, converted to the value type
   // (f32 only), copied in, multiplied, the result copied out. This many
@@ -50,6 +52,7 @@ struct KernelMeasurement {
   double analysis_seconds = 0;
   double build_seconds = 0;
   double upload_seconds = 0;
+  double reorder_seconds = 0;  // computing the reordering (OperatorDescription)
   std::size_t matrix_bytes = 0;
   std::size_t device_bytes = 0;
   std::size_t bytes_moved = 0;  // the byte model of one product
@@ -66,7 +69,9 @@ struct KernelMeasurement {
   std::optional<double> host_transfer_ms;
 
   bool ok() const { return status == "ok"; }
-  double setup_seconds() const { return analysis_seconds + build_seconds + upload_seconds; }
+  double setup_seconds() const {
+    return reorder_seconds + analysis_seconds + build_seconds + upload_seconds;
+  }
   // The format build (for the blocked format, Baskaran's run-time
   // inspection) as a multiple of one product of this kernel; empty when the
   // row has no time.

@@ -14,6 +14,14 @@ CLI::Option* add_input_format_option(CLI::App& command, std::string& format) {
       ->check(CLI::IsMember({"mtx", "libsvm", "spmv"}));
 }
 
+CLI::Option* add_reorder_option(CLI::App& command, std::string& reorder, const std::string& what) {
+  return command
+      .add_option("--reorder", reorder,
+                  what + ": none (default), rcm (Reverse Cuthill-McKee), amd (SuiteSparse AMD) or "
+                         "bar (BRO-aware rows, Tang et al. 2013)")
+      ->check(CLI::IsMember({"none", "rcm", "amd", "bar"}));
+}
+
 FileFormat input_format(const std::string& path, const std::string& forced_format) {
   return forced_format.empty() ? file_format_from_path(path) : file_format_from_name(forced_format);
 }

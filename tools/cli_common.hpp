@@ -31,6 +31,9 @@ Command add_micro_command(CLI::App& app);
 
 // --format mtx|libsvm|spmv: the format of an input file, overriding its extension.
 CLI::Option* add_input_format_option(CLI::App& command, std::string& format);
+// --reorder none|rcm|amd|bar (reorder.hpp); `what` says what it does there.
+CLI::Option* add_reorder_option(CLI::App& command, std::string& reorder, const std::string& what);
+
 // The format named by --format, else the one of the path's extension.
 FileFormat input_format(const std::string& path, const std::string& forced_format);
 

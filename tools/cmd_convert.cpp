@@ -1,11 +1,13 @@
-// `spmv convert IN -o OUT [--format F] [--precision f32|f64]`: rewrites a
-// matrix in the format of OUT's extension. LIBSVM to LIBSVM keeps the labels;
-// LIBSVM output from another format gets label 0 on every row.
+// `spmv convert IN -o OUT [--format F] [--precision f32|f64] [--reorder M]`:
+// rewrites a matrix in the format of OUT's extension, reordered by M when
+// given (the labels of a LIBSVM file follow their rows). LIBSVM to LIBSVM
+// keeps the labels; LIBSVM output from another format gets label 0 on every row.
 #include <fmt/format.h>
 
 #include <memory>
 
 #include "cli_common.hpp"
+#include "spmv/reorder.hpp"
 
 namespace spmv::cli {
 namespace {
@@ -15,7 +17,20 @@ struct ConvertOptions {
   std::string output;
   std::string format;
   std::string precision = "f64";
+  std::string reorder = "none";
 };
+
+// Reorders the matrix and its labels (label i belongs to row i).
+void reorder_in_place(LabeledMatrix<double>& data, Reordering method) {
+  const MatrixOrdering ordering = compute_ordering(data.features, method);
+  data.features = reorder(data.features, ordering);
+  if (!data.labels.empty() && !ordering.row_order.empty()) {
+    std::vector<double> labels(data.labels.size());
+    for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = data.labels[ordering.row_order[i]];
+    data.labels = std::move(labels);
+  }
+  fmt::print("reordered by {} in {:.3f} s\n", to_string(method), ordering.seconds);
+}
 
 // The labels are written only by LIBSVM output, and only when the input had them.
 template <class T>
@@ -34,6 +49,8 @@ int run_convert(const ConvertOptions& options) {
     data = read_libsvm<double>(options.input);
   else
     data.features = read_matrix<double>(options.input, in_format);
+  const Reordering method = reordering_from_string(options.reorder);
+  if (method != Reordering::none) reorder_in_place(data, method);
   if (options.precision == "f32")
     write_converted(options.output, out_format,
                     LabeledMatrix<float>{cast<float>(data.features), data.labels});
@@ -59,6 +76,7 @@ Command add_convert_command(CLI::App& app) {
       ->add_option("--precision", options->precision,
                    "value type written: f64 (default) or f32 (rounds the values)")
       ->check(CLI::IsMember({"f32", "f64"}));
+  add_reorder_option(*command, options->reorder, "write the matrix reordered");
   return {command, [options] { return run_convert(*options); }};
 }
 

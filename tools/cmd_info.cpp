@@ -1,5 +1,7 @@
-// `spmv info FILE [--format F] [--json]`: reads a matrix file and prints its
-// structural analysis (MatrixStats), plus the labels of a LIBSVM file.
+// `spmv info FILE [--format F] [--json] [--reorder METHOD]`: reads a matrix
+// file and prints its structural analysis (MatrixStats), plus the labels of a
+// LIBSVM file; with --reorder, the bandwidth, envelope profile and BRO-ELL
+// cost (BAR's Phi) before and after that reordering.
 #include <fmt/format.h>
 
 #include <map>
@@ -7,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_common.hpp"
+#include "spmv/reorder.hpp"
 #include "spmv/stats.hpp"
 
 namespace spmv::cli {
@@ -16,7 +19,60 @@ struct InfoOptions {
   std::string path;
   std::string format;
   bool json = false;
+  std::string reorder = "none";
 };
+
+// What a reordering changes, measured on the matrix before and after it.
+struct OrderingFigures {
+  index_t lower_bandwidth = 0;
+  index_t upper_bandwidth = 0;
+  std::int64_t profile = 0;
+  double bro_ell_cost = 0;  // Phi of eq. 1 (Tang et al. 2013) with BroAwareOptions' defaults
+};
+
+OrderingFigures ordering_figures(const Csr<double>& a, const MatrixStats& stats) {
+  return {stats.lower_bandwidth, stats.upper_bandwidth, envelope_profile(a), bro_ell_cost(a, {})};
+}
+
+struct ReorderingReport {
+  MatrixOrdering ordering;
+  OrderingFigures before;
+  OrderingFigures after;
+};
+
+ReorderingReport report_reordering(const Csr<double>& a, const MatrixStats& stats,
+                                   Reordering method) {
+  ReorderingReport report;
+  report.ordering = compute_ordering(a, method);
+  report.before = ordering_figures(a, stats);
+  const Csr<double> reordered = reorder(a, report.ordering);
+  report.after = ordering_figures(reordered, analyse(reordered));
+  return report;
+}
+
+void print_reordering(const ReorderingReport& r) {
+  fmt::print("reordering         {} ({:.3f} s to compute)\n", to_string(r.ordering.method),
+             r.ordering.seconds);
+  fmt::print("  bandwidth        lower {} -> {}, upper {} -> {}\n", r.before.lower_bandwidth,
+             r.after.lower_bandwidth, r.before.upper_bandwidth, r.after.upper_bandwidth);
+  fmt::print("  profile          {} -> {}\n", r.before.profile, r.after.profile);
+  fmt::print("  BRO-ELL cost     {:.0f} -> {:.0f} (Phi, slices of 256 rows, f64 x)\n",
+             r.before.bro_ell_cost, r.after.bro_ell_cost);
+}
+
+nlohmann::ordered_json to_json(const OrderingFigures& f) {
+  return {{"lower_bandwidth", f.lower_bandwidth},
+          {"upper_bandwidth", f.upper_bandwidth},
+          {"profile", f.profile},
+          {"bro_ell_cost", f.bro_ell_cost}};
+}
+
+nlohmann::ordered_json to_json(const ReorderingReport& r) {
+  return {{"method", to_string(r.ordering.method)},
+          {"seconds", r.ordering.seconds},
+          {"before", to_json(r.before)},
+          {"after", to_json(r.after)}};
+}
 
 // Rows per distinct label value (LIBSVM only).
 using LabelCounts = std::map<double, index_t>;
@@ -103,8 +159,13 @@ int run_info(const InfoOptions& options) {
     a = read_matrix<double>(options.path, format);
   }
   const MatrixStats stats = analyse(a);
+  const Reordering method = reordering_from_string(options.reorder);
+  std::unique_ptr<ReorderingReport> reordering;
+  if (method != Reordering::none)
+    reordering = std::make_unique<ReorderingReport>(report_reordering(a, stats, method));
   if (!options.json) {
     print_table(options, format, stats, labels.get());
+    if (reordering) print_reordering(*reordering);
     return exit_success;
   }
   nlohmann::ordered_json out = to_json(stats);
@@ -115,6 +176,7 @@ int run_info(const InfoOptions& options) {
     for (const auto& [label, rows] : *labels) classes.push_back({{"label", label}, {"rows", rows}});
     out["labels"] = {{"count", stats.rows}, {"classes", classes}};
   }
+  if (reordering) out["reordering"] = to_json(*reordering);
   fmt::print("{}\n", out.dump(2));
   return exit_success;
 }
@@ -128,6 +190,8 @@ Command add_info_command(CLI::App& app) {
   command->add_option("file", options->path, "matrix file")->required();
   add_input_format_option(*command, options->format);
   command->add_flag("--json", options->json, "print JSON instead of a table");
+  add_reorder_option(*command, options->reorder,
+                     "also show bandwidth, profile and BRO-ELL cost before and after a reordering");
   return {command, [options] { return run_info(*options); }};
 }
 

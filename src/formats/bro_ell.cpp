@@ -208,7 +208,10 @@ void plan_value_codes(const Csr<T>& a, const BroEllOptions& options, StreamLayou
   const std::size_t codes = code_bytes(static_cast<std::size_t>(layout.slices),
                                        static_cast<std::size_t>(layout.code_symbol_offset.back()),
                                        layout.value_table.table().size() * sizeof(T));
-  const std::size_t values = static_cast<std::size_t>(layout.stored_entries(options.slice_height)) * sizeof(T);
+  // What a product reads (bro_ell_matrix_bytes): every code, but only the
+  // values of entries. A padded matrix may store fewer bytes as codes and
+  // still read more.
+  const std::size_t values = static_cast<std::size_t>(a.nnz()) * sizeof(T);
   layout.value_codes = demanded || codes < values;
 }
 

@@ -207,6 +207,21 @@ TEST(BroEllFormat, DefaultRuleKeepsValuesThatCodesWouldNotShrink) {
   // Every value distinct: more than the default table holds.
   const Csr<double> random = gen_uniform_random(20000, 20000, 8, 5);
   EXPECT_FALSE(bro_ell_from_csr(random).uses_value_codes());
+  // One row of 200 entries among 255 of one: codes would store fewer bytes
+  // than the padded values, but a product reads every code and only the
+  // entries' values, so the default keeps the values.
+  Coo<double> coo;
+  coo.rows = 256;
+  coo.cols = 256;
+  for (index_t c = 0; c < 200; ++c) coo.push(0, c, 1.0 + c);
+  for (index_t r = 1; r < 256; ++r) coo.push(r, r, -1.0 - r);
+  const Csr<double> padded = to_csr(coo);
+  const BroEll<double> values = bro_ell_from_csr(padded, {256, 1, BroValueCodes::when_smaller, 1000.0});
+  const BroEll<double> codes = bro_ell_from_csr(padded, {256, 1, BroValueCodes::always, 1000.0});
+  EXPECT_FALSE(values.uses_value_codes());
+  EXPECT_LT(bro_ell_matrix_bytes(values), bro_ell_matrix_bytes(codes));
+  EXPECT_GT(bro_ell_footprint(padded, {256, 1, BroValueCodes::never, 1000.0}).bytes,
+            bro_ell_footprint(padded, {256, 1, BroValueCodes::always, 1000.0}).bytes);
   // Demanded codes of a matrix with more distinct values than a table holds.
   try {
     bro_ell_from_csr(random, {256, 1, BroValueCodes::always});

@@ -78,8 +78,9 @@ struct BroEll {
 };
 
 enum class BroValueCodes {
-  when_smaller,  // codes when they and their table take fewer bytes than the values and the
-                 // table is at most bro_default_value_table_max_bytes
+  when_smaller,  // codes when a product reads fewer bytes with them (codes, offsets and table)
+                 // than with the entries' values (see bro_ell_matrix_bytes), and the table
+                 // is at most bro_default_value_table_max_bytes
   never,
   always,  // FormatLimitError when the matrix has more distinct values than a table holds
 };

@@ -1,5 +1,5 @@
 // BRO-COO: the interval encoder (widths, then the multiplexed lane streams),
-// the decoder, footprint, index bytes and the serial reference product.
+// the decoder, footprint, metrics and the serial reference product.
 #include "spmv/formats/bro_coo.hpp"
 
 #include <algorithm>

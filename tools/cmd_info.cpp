@@ -1,14 +1,20 @@
 // `spmv info FILE [--format F] [--json] [--reorder METHOD]`: reads a matrix
 // file and prints its structural analysis (MatrixStats), plus the labels of a
-// LIBSVM file; with --reorder, the bandwidth, envelope profile and BRO-ELL
-// cost (BAR's Phi) before and after that reordering.
+// LIBSVM file, and the index compression of BRO-ELL and BRO-HYB (eta, kappa,
+// bytes per non-zero); with --reorder, the bandwidth, envelope profile,
+// BRO-ELL cost (BAR's Phi) and BRO compression before and after it.
 #include <fmt/format.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli_common.hpp"
+#include "spmv/error.hpp"
+#include "spmv/formats/bro_ell.hpp"
+#include "spmv/formats/bro_hyb.hpp"
 #include "spmv/reorder.hpp"
 #include "spmv/stats.hpp"
 
@@ -22,16 +28,75 @@ struct InfoOptions {
   std::string reorder = "none";
 };
 
+// How a BRO format with its default options compresses the matrix (f64
+// values), or why it refused the matrix.
+struct BroFigures {
+  std::string format;
+  std::optional<CompressionMetrics> metrics;
+  std::string refusal;
+};
+
+BroFigures bro_figures(const std::string& format, const std::function<CompressionMetrics()>& build) {
+  BroFigures figures{format, std::nullopt, ""};
+  try {
+    figures.metrics = build();
+  } catch (const FormatLimitError& e) {
+    figures.refusal = e.what();
+  }
+  return figures;
+}
+
+std::vector<BroFigures> bro_compression(const Csr<double>& a) {
+  return {bro_figures("bro-ell", [&a] { return bro_ell_metrics(bro_ell_from_csr(a)); }),
+          bro_figures("bro-hyb", [&a] { return bro_hyb_metrics(bro_hyb_from_csr(a)); })};
+}
+
+void print_bro(const std::vector<BroFigures>& all, const std::string& label) {
+  for (const BroFigures& f : all) {
+    const std::string name = f.format + label;
+    if (!f.metrics) {
+      fmt::print("{:<18} refused: {}\n", name, f.refusal);
+      continue;
+    }
+    const CompressionMetrics& m = *f.metrics;
+    fmt::print("{:<18} eta {:.1f}% (kappa {:.2f}) of the uncompressed indices, {:.1f}% of CSR's; "
+               "{:.2f} bytes per non-zero\n",
+               name, 100 * m.against_uncompressed.space_savings(),
+               m.against_uncompressed.compression_ratio(), 100 * m.against_csr.space_savings(),
+               m.bytes_per_nonzero());
+  }
+}
+
+nlohmann::ordered_json to_json(const std::vector<BroFigures>& all) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const BroFigures& f : all) {
+    if (!f.metrics) {
+      out.push_back({{"format", f.format}, {"refused", f.refusal}});
+      continue;
+    }
+    const CompressionMetrics& m = *f.metrics;
+    out.push_back({{"format", f.format},
+                   {"space_savings", m.against_uncompressed.space_savings()},
+                   {"compression_ratio", m.against_uncompressed.compression_ratio()},
+                   {"space_savings_vs_csr", m.against_csr.space_savings()},
+                   {"bytes_per_nonzero", m.bytes_per_nonzero()},
+                   {"effective_arithmetic_intensity", m.effective_arithmetic_intensity()}});
+  }
+  return out;
+}
+
 // What a reordering changes, measured on the matrix before and after it.
 struct OrderingFigures {
   index_t lower_bandwidth = 0;
   index_t upper_bandwidth = 0;
   std::int64_t profile = 0;
   double bro_ell_cost = 0;  // Phi of eq. 1 (Tang et al. 2013) with BroAwareOptions' defaults
+  std::vector<BroFigures> bro;
 };
 
 OrderingFigures ordering_figures(const Csr<double>& a, const MatrixStats& stats) {
-  return {stats.lower_bandwidth, stats.upper_bandwidth, envelope_profile(a), bro_ell_cost(a, {})};
+  return {stats.lower_bandwidth, stats.upper_bandwidth, envelope_profile(a), bro_ell_cost(a, {}),
+          bro_compression(a)};
 }
 
 struct ReorderingReport {
@@ -58,13 +123,15 @@ void print_reordering(const ReorderingReport& r) {
   fmt::print("  profile          {} -> {}\n", r.before.profile, r.after.profile);
   fmt::print("  BRO-ELL cost     {:.0f} -> {:.0f} (Phi, slices of 256 rows, f64 x)\n",
              r.before.bro_ell_cost, r.after.bro_ell_cost);
+  print_bro(r.after.bro, " after " + std::string(to_string(r.ordering.method)));
 }
 
 nlohmann::ordered_json to_json(const OrderingFigures& f) {
   return {{"lower_bandwidth", f.lower_bandwidth},
           {"upper_bandwidth", f.upper_bandwidth},
           {"profile", f.profile},
-          {"bro_ell_cost", f.bro_ell_cost}};
+          {"bro_ell_cost", f.bro_ell_cost},
+          {"bro", to_json(f.bro)}};
 }
 
 nlohmann::ordered_json to_json(const ReorderingReport& r) {
@@ -163,8 +230,10 @@ int run_info(const InfoOptions& options) {
   std::unique_ptr<ReorderingReport> reordering;
   if (method != Reordering::none)
     reordering = std::make_unique<ReorderingReport>(report_reordering(a, stats, method));
+  const std::vector<BroFigures> bro = reordering ? reordering->before.bro : bro_compression(a);
   if (!options.json) {
     print_table(options, format, stats, labels.get());
+    print_bro(bro, "");
     if (reordering) print_reordering(*reordering);
     return exit_success;
   }
@@ -176,6 +245,7 @@ int run_info(const InfoOptions& options) {
     for (const auto& [label, rows] : *labels) classes.push_back({{"label", label}, {"rows", rows}});
     out["labels"] = {{"count", stats.rows}, {"classes", classes}};
   }
+  out["bro"] = to_json(bro);
   if (reordering) out["reordering"] = to_json(*reordering);
   fmt::print("{}\n", out.dump(2));
   return exit_success;

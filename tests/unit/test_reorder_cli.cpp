@@ -28,10 +28,26 @@ TEST(CliReorder, InfoShowsTheFiguresBeforeAndAfter) {
   EXPECT_LT(r["after"]["lower_bandwidth"].get<int>(), r["before"]["lower_bandwidth"].get<int>());
   EXPECT_LT(r["after"]["profile"].get<std::int64_t>(), r["before"]["profile"].get<std::int64_t>());
 
+  // BRO-ELL and BRO-HYB compression, before and after.
+  for (const json* bro : {&info["bro"], &r["after"]["bro"]}) {
+    ASSERT_EQ(bro->size(), 2u);
+    EXPECT_EQ((*bro)[0]["format"], "bro-ell");
+    EXPECT_EQ((*bro)[1]["format"], "bro-hyb");
+    for (const json& entry : *bro) {
+      const double eta = entry["space_savings"].get<double>();
+      EXPECT_GT(eta, 0.0);
+      EXPECT_LT(eta, 1.0);
+      EXPECT_NEAR(entry["compression_ratio"].get<double>(), 1 / (1 - eta), 1e-9);
+      EXPECT_GT(entry["bytes_per_nonzero"].get<double>(), 0.0);
+    }
+  }
+  EXPECT_EQ(info["bro"], r["before"]["bro"]);
+
   const CliRun table = run_cli({"info", sample("dwt_992.mtx.gz"), "--reorder", "bar"});
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_NE(table.out.find("reordering         bar"), std::string::npos) << table.out;
   EXPECT_NE(table.out.find("BRO-ELL cost"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("bro-ell after bar  eta"), std::string::npos) << table.out;
 }
 
 TEST(CliReorder, ConvertWritesTheReorderedMatrixAndMovesTheLabels) {

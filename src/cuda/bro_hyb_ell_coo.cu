@@ -3,8 +3,6 @@
 // reduction (see bro_ell_decode.cu and bro_coo_segmented.cu for their work
 // decompositions). Two launches per product, three when there is a BRO-COO
 // part.
-#include <algorithm>
-
 #include "cuda/bro_coo_device.hpp"
 #include "cuda/format_kernels.hpp"
 #include "cuda/warp_segmented_sum.cuh"
@@ -54,13 +52,6 @@ class BroHybEllCoo final : public FormatKernel<T> {
   DeviceBroCoo<T> coo_;
 };
 
-template <class T>
-std::int64_t entries_beyond(const Csr<T>& a, index_t width) {
-  std::int64_t beyond = 0;
-  for (index_t r = 0; r < a.rows; ++r) beyond += std::max(0, a.row_length(r) - width);
-  return beyond;
-}
-
 }  // namespace
 
 template <class T>
@@ -78,7 +69,7 @@ std::unique_ptr<FormatKernel<T>> make_bro_hyb_ell_coo(const Csr<T>& a, const Ker
   // One BRO-COO interval per resident warp unless given, as for bro-coo.
   options.coo.interval =
       param_or(params, "bro-hyb", "interval",
-               interval_per_resident_warp(entries_beyond(a, width), current_gpu_shape()));
+               interval_per_resident_warp(hyb_coo_nnz(a, width), current_gpu_shape()));
   options.ell_width = width;
   const BroHyb<T> host = timed_build(build_seconds, [&] { return bro_hyb_from_csr(a, options); });
   return std::make_unique<BroHybEllCoo<T>>(

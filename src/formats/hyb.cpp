@@ -10,16 +10,12 @@
 
 namespace spmv {
 
-namespace {
-
 template <class T>
-std::int64_t entries_beyond(const Csr<T>& a, index_t width) {
+std::int64_t hyb_coo_nnz(const Csr<T>& a, index_t ell_width) {
   std::int64_t beyond = 0;
-  for (index_t r = 0; r < a.rows; ++r) beyond += std::max(0, a.row_length(r) - width);
+  for (index_t r = 0; r < a.rows; ++r) beyond += std::max(0, a.row_length(r) - ell_width);
   return beyond;
 }
-
-}  // namespace
 
 template <class T>
 index_t hyb_ell_width(const Csr<T>& a, const HybOptions& options) {
@@ -31,7 +27,7 @@ index_t hyb_ell_width(const Csr<T>& a, const HybOptions& options) {
 
 template <class T>
 FormatFootprint hyb_footprint(const Csr<T>& a, index_t ell_width) {
-  const std::int64_t coo_nnz = entries_beyond(a, ell_width);
+  const std::int64_t coo_nnz = hyb_coo_nnz(a, ell_width);
   FormatFootprint f = ell_footprint<T>(a.rows, ell_width, a.nnz() - coo_nnz);
   f.nnz = a.nnz();
   f.stored_entries += coo_nnz;
@@ -66,6 +62,7 @@ void multiply(const Hyb<T>& a, const T* x, T* y, T alpha, T beta) {
 
 #define SPMV_INSTANTIATE_HYB(T)                                                 \
   template index_t hyb_ell_width(const Csr<T>&, const HybOptions&);             \
+  template std::int64_t hyb_coo_nnz(const Csr<T>&, index_t);                    \
   template FormatFootprint hyb_footprint(const Csr<T>&, index_t);               \
   template Hyb<T> hyb_from_csr(const Csr<T>&, const HybOptions&);               \
   template void multiply(const Hyb<T>&, const T*, T*, T, T);

@@ -24,6 +24,10 @@ struct HybOptions {
 template <class T>
 index_t hyb_ell_width(const Csr<T>& a, const HybOptions& options = {});
 
+// Entries beyond the first ell_width of each row: those of the COO part.
+template <class T>
+std::int64_t hyb_coo_nnz(const Csr<T>& a, index_t ell_width);
+
 template <class T>
 FormatFootprint hyb_footprint(const Csr<T>& a, index_t ell_width);
 

@@ -53,6 +53,18 @@ nlohmann::ordered_json optional_json(const std::optional<Value>& value) {
   return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
 }
 
+// eta and kappa as the BRO paper defines them, and against CSR; null for
+// formats that do not compress.
+nlohmann::ordered_json compression_json(const std::optional<CompressionMetrics>& m) {
+  if (!m) return nullptr;
+  return {{"eta", m->against_uncompressed.space_savings()},
+          {"kappa", m->against_uncompressed.compression_ratio()},
+          {"eta_vs_csr", m->against_csr.space_savings()},
+          {"kappa_vs_csr", m->against_csr.compression_ratio()},
+          {"bytes_per_nonzero", m->bytes_per_nonzero()},
+          {"effective_arithmetic_intensity", m->effective_arithmetic_intensity()}};
+}
+
 }  // namespace
 
 Comparison compare(const BenchReport& report, const KernelMeasurement& row) {
@@ -181,6 +193,7 @@ nlohmann::ordered_json measurement_json(const BenchReport& r, const KernelMeasur
           {"setup_seconds", row.setup_seconds()},
           {"build_in_products", optional_json(row.build_in_products())},
           {"matrix_bytes", row.matrix_bytes},
+          {"compression", compression_json(row.index_compression)},
           {"device_bytes", row.device_bytes},
           {"bytes_moved", row.bytes_moved},
           {"verified", row.max_relative_error.has_value()},

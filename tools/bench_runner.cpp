@@ -213,6 +213,7 @@ KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend
   m.reorder_seconds = d.reorder_seconds;
   m.matrix_bytes = d.matrix_bytes;
   m.device_bytes = d.device_bytes;
+  m.index_compression = d.index_compression;
   const std::size_t n_in = input_size(a, s), n_out = output_size(a, s);
   // Compulsory traffic: the matrix once, x once, y written once (and read when beta != 0).
   m.bytes_moved = d.matrix_bytes + (n_in + n_out * (s.beta != 0 ? 2 : 1)) * sizeof(T);

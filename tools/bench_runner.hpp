@@ -55,6 +55,7 @@ struct KernelMeasurement {
   double reorder_seconds = 0;  // computing the reordering (OperatorDescription)
   std::size_t matrix_bytes = 0;
   std::size_t device_bytes = 0;
+  std::optional<CompressionMetrics> index_compression;  // BRO formats (OperatorDescription)
   std::size_t bytes_moved = 0;  // the byte model of one product
   // Largest error relative to the result's scale; set once the result was
   // compared with the reference.

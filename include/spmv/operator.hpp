@@ -12,9 +12,11 @@
 #include <cstddef>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "spmv/formats/bro_metrics.hpp"
 #include "spmv/matrix.hpp"
 #include "spmv/reorder.hpp"
 #include "spmv/types.hpp"
@@ -81,6 +83,9 @@ struct OperatorDescription {
   double upload_seconds = 0;     // host-to-device copies
   Reordering reordering = Reordering::none;  // PlanOptions::reordering
   double reorder_seconds = 0;                // computing it (not applying it)
+  // How much the stored format compresses its index data (the BRO formats);
+  // empty for formats that do not compress.
+  std::optional<CompressionMetrics> index_compression;
 };
 
 template <class T>

@@ -58,10 +58,12 @@ __global__ void spmv_bro_coo_segmented_kernel(BroCooView<T> a, const T* __restri
 template <class T>
 class BroCooSegmented final : public FormatKernel<T> {
  public:
-  BroCooSegmented(const Csr<T>& a, index_t interval, int block_size)
-      : rows_(a.rows),
+  BroCooSegmented(const BroCoo<T>& host, int block_size, double build_seconds)
+      : rows_(host.rows),
         block_size_(block_size),
-        matrix_(timed_build(build_seconds_, [&] { return bro_coo_from_csr(a, {interval}); })) {}
+        build_seconds_(build_seconds),
+        compression_(bro_coo_metrics(host)),
+        matrix_(host) {}
 
   void spmv(const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
     scale_vector(y, rows_, beta, stream);
@@ -73,11 +75,13 @@ class BroCooSegmented final : public FormatKernel<T> {
   std::size_t device_bytes() const override { return matrix_.bytes(); }
   std::size_t matrix_bytes() const override { return matrix_.matrix_bytes(); }
   double build_seconds() const override { return build_seconds_; }
+  std::optional<CompressionMetrics> index_compression() const override { return compression_; }
 
  private:
   index_t rows_;
   int block_size_;
-  double build_seconds_ = 0;
+  double build_seconds_;
+  CompressionMetrics compression_;
   DeviceBroCoo<T> matrix_;
 };
 
@@ -118,7 +122,9 @@ std::unique_ptr<FormatKernel<T>> make_bro_coo_segmented(const Csr<T>& a,
   // 0.86 with 256); whether a longer minimum pays on the GPU is not measured.
   const index_t interval = param_or(params, "bro-coo", "interval",
                                     interval_per_resident_warp(a.nnz(), current_gpu_shape()));
-  return std::make_unique<BroCooSegmented<T>>(a, interval, block_size);
+  double build_seconds = 0;
+  const BroCoo<T> host = timed_build(build_seconds, [&] { return bro_coo_from_csr(a, {interval}); });
+  return std::make_unique<BroCooSegmented<T>>(host, block_size, build_seconds);
 }
 
 #define SPMV_INSTANTIATE_BRO_COO_KERNEL(T)                                                      \

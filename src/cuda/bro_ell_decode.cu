@@ -113,6 +113,7 @@ class BroEllDecode final : public FormatKernel<T> {
         max_padding_(max_padding),
         build_seconds_(build_seconds),
         matrix_bytes_(bro_ell_matrix_bytes(host)),
+        compression_(bro_ell_metrics(host)),
         width_offset_(host.width_offset, "BRO-ELL width offsets"),
         widths_(host.widths, "BRO-ELL bit widths"),
         symbol_offset_(host.symbol_offset, "BRO-ELL symbol offsets"),
@@ -152,6 +153,7 @@ class BroEllDecode final : public FormatKernel<T> {
   // (the padding's are skipped). See bro_ell_matrix_bytes.
   std::size_t matrix_bytes() const override { return matrix_bytes_; }
   double build_seconds() const override { return build_seconds_; }
+  std::optional<CompressionMetrics> index_compression() const override { return compression_; }
 
  private:
   index_t rows_;
@@ -163,6 +165,7 @@ class BroEllDecode final : public FormatKernel<T> {
   int max_padding_;
   double build_seconds_;
   std::size_t matrix_bytes_;
+  CompressionMetrics compression_;
   DeviceBuffer<index_t> width_offset_;
   DeviceBuffer<std::uint8_t> widths_;
   DeviceBuffer<index_t> symbol_offset_;

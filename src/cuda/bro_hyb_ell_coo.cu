@@ -22,6 +22,7 @@ class BroHybEllCoo final : public FormatKernel<T> {
         block_size_(block_size),
         max_padding_(max_padding),
         build_seconds_(build_seconds),
+        compression_(bro_hyb_metrics(host)),
         ell_(make_bro_ell_decode_of(host.ell, max_padding, build_seconds)),
         ell_params_(ell_->params()),
         coo_(host.coo) {}
@@ -41,12 +42,14 @@ class BroHybEllCoo final : public FormatKernel<T> {
   std::size_t device_bytes() const override { return ell_->device_bytes() + coo_.bytes(); }
   std::size_t matrix_bytes() const override { return ell_->matrix_bytes() + coo_.matrix_bytes(); }
   double build_seconds() const override { return build_seconds_; }
+  std::optional<CompressionMetrics> index_compression() const override { return compression_; }
 
  private:
   index_t ell_width_;
   int block_size_;
   int max_padding_;
   double build_seconds_;
+  CompressionMetrics compression_;
   std::unique_ptr<FormatKernel<T>> ell_;
   KernelParams ell_params_;
   DeviceBroCoo<T> coo_;

@@ -95,6 +95,7 @@ class CudaOperator final : public StagedOperator<T> {
       description_.params = format_->params();
       description_.matrix_bytes = format_->matrix_bytes();
       description_.build_seconds = format_->build_seconds();
+      description_.index_compression = format_->index_compression();
     }
     if (spmm_entry) {
       check_param_names(spmm_entry->info.name, options.params, spmm_entry->param_names);

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@ class FormatKernel {
   virtual std::size_t matrix_bytes() const = 0;
   // Seconds of host-side conversion from Csr (excluding upload).
   virtual double build_seconds() const = 0;
+  // The index compression of a compressing format (BRO-*); empty otherwise.
+  virtual std::optional<CompressionMetrics> index_compression() const { return std::nullopt; }
 };
 
 template <class T>

@@ -165,6 +165,11 @@ TEST(GpuFormats, BroEllReportsItsParametersAndCompressedBytes) {
   const auto coded = describe_plan(stencil, "bro-ell", {{"threads_per_row", 1}});
   EXPECT_EQ(coded.params.at("value_codes"), 1);
   EXPECT_LT(coded.matrix_bytes, csr_bytes(stencil.rows, stencil.nnz(), sizeof(double)) / 4);
+  // describe() carries the index compression of the BRO formats only.
+  ASSERT_TRUE(coded.index_compression.has_value());
+  EXPECT_EQ(coded.index_compression->matrix_bytes, coded.matrix_bytes);
+  EXPECT_GT(coded.index_compression->against_uncompressed.space_savings(), 0.5);
+  EXPECT_FALSE(describe_plan(stencil, "ell").index_compression.has_value());
 }
 
 TEST(GpuFormats, BroEllRefusesPowerLawAndBadParameters) {

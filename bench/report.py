@@ -123,12 +123,30 @@ class Unit:
         return in_cache is False or (in_cache is None and self.set != "real")
 
 
-def read_spmm_cases(spmm_dir):
-    """(case name, bench document) for each JSON file of scripts/spmm-report.sh."""
-    if not spmm_dir or not os.path.isdir(spmm_dir):
+def read_bench_cases(cases_dir):
+    """(case name, bench document) for each JSON file of a cases folder
+    (scripts/spmm-report.sh, scripts/bro-report.sh)."""
+    if not cases_dir or not os.path.isdir(cases_dir):
         return []
-    return [(name[:-len(".json")], read_json(os.path.join(spmm_dir, name)))
-            for name in sorted(os.listdir(spmm_dir)) if name.endswith(".json")]
+    return [(name[:-len(".json")], read_json(os.path.join(cases_dir, name)))
+            for name in sorted(os.listdir(cases_dir)) if name.endswith(".json")]
+
+
+def bench_case_rows(cases, set_name):
+    """Suite-like result rows from (case, `spmv bench --json` document) pairs,
+    so that a case's results form one unit of set `set_name`."""
+    rows = []
+    for _, doc in cases:
+        matrix = dict(doc["matrix"])
+        # A file's name without its extensions, or a generator spec's kind.
+        source = matrix.get("source", "")
+        is_file = os.sep in source or "." in source.split(":")[0]
+        matrix.setdefault("name", os.path.basename(source).split(".")[0] if is_file
+                          else source.split(":")[0])
+        for r in doc.get("results", []):
+            rows.append(dict(r, set=set_name, matrix=matrix, precision=doc["precision"],
+                             k=doc["k"], reordering=doc.get("reordering", "none")))
+    return rows
 
 
 def unit_matrix_name(row):
@@ -1070,6 +1088,7 @@ def main(argv):
     parser.add_argument("results", help="folder of `spmv suite` (results.jsonl)")
     parser.add_argument("--micro", help="JSON of `spmv micro` (default RESULTS/micro.json)")
     parser.add_argument("--spmm", help="folder of scripts/spmm-report.sh (default RESULTS/spmm)")
+    parser.add_argument("--bro", help="folder of scripts/bro-report.sh (default RESULTS/bro)")
     parser.add_argument("--ellrt",
                         help="JSON lines of bench_ellrt_model (default RESULTS/ellrt_model.jsonl)")
     parser.add_argument("--out", default="docs/benchmarks.md")
@@ -1088,8 +1107,10 @@ def main(argv):
         return 0
     suite = read_json(os.path.join(args.results, "suite.json"))
     micro = read_json(args.micro or os.path.join(args.results, "micro.json"))
-    spmm_cases = read_spmm_cases(args.spmm or os.path.join(args.results, "spmm"))
+    spmm_cases = read_bench_cases(args.spmm or os.path.join(args.results, "spmm"))
     ellrt = read_json_lines(args.ellrt or os.path.join(args.results, "ellrt_model.jsonl"))
+    bro_units = units_of(bench_case_rows(
+        read_bench_cases(args.bro or os.path.join(args.results, "bro")), "reordering"))
     if not (rows or micro or spmm_cases or ellrt):
         sys.exit(f"{args.results} holds no results (results.jsonl, micro.json, spmm/, "
                  "ellrt_model.jsonl)")
@@ -1128,7 +1149,7 @@ def main(argv):
         parts.append(not_measured("SpMV suite", "no results.jsonl of `spmv suite`"))
     parts += [format_wins_section(units), inspection_section(units)]
     parts += [set_section(units, s) for s in SET_ORDER]
-    parts += [ellrt_model_section(ellrt), bro_section(units), spmm_in_core_section(spmm_cases),
+    parts += [ellrt_model_section(ellrt), bro_section(units + bro_units), spmm_in_core_section(spmm_cases),
               spmm_out_of_core_section(spmm_cases)]
     parts.append(micro_section(micro, set(images)) if micro else
                  not_measured("Micro-benchmarks", "no micro.json of `spmv micro`"))

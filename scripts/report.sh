@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The whole benchmark report from scratch on a GPU machine, with an existing
-# build, in parts (REPORT_PARTS, comma-separated, default all four):
+# build, in parts (REPORT_PARTS, comma-separated, default all five):
 #   micro  `spmv micro`, the thesis's micro-benchmarks -> results/micro.json
 #          (skipped when it exists)
 #   spmm   scripts/spmm-report.sh, the SpMM cases of issue 6 -> results/spmm/
 #          (one file per case; a case with its file is skipped)
+#   bro    scripts/bro-report.sh, BRO formats before and after RCM, AMD and
+#          BAR -> results/bro/ (likewise)
 #   ellrt  bench_ellrt_model, the ELLR-T model vs search on the families of
 #          bench/families.txt and a matrix of few long rows, f64 and f32 ->
 #          results/ellrt_model.jsonl (a matrix already in it is skipped)
@@ -17,7 +19,7 @@
 #
 # Usage: scripts/report.sh OUT_DIR
 # Writes OUT_DIR/results/ (the raw results above, suite.json), the logs
-# OUT_DIR/{micro,ellrt,suite}.log and OUT_DIR/results/spmm.log, and
+# OUT_DIR/{micro,ellrt,suite}.log and OUT_DIR/results/{spmm,bro}.log, and
 # OUT_DIR/docs/benchmarks.md with its plots in OUT_DIR/docs/img/ (copy both
 # into docs/ to publish them). Run again with the same OUT_DIR, it measures
 # only what is missing, so the report can be made in calls of under ~9
@@ -28,7 +30,7 @@
 #                                               suite.log says nothing is left)
 #
 # Environment:
-#   REPORT_PARTS   the parts to run (default micro,spmm,ellrt,suite)
+#   REPORT_PARTS   the parts to run (default micro,spmm,bro,ellrt,suite)
 #   BUILD_DIR      build with the CUDA backends (default build)
 #   MATRICES       folder of the real matrices (default: $SPMV_SHARED_DATA/matrices,
 #                  else ../shared/data/matrices, else .device-data/matrices)
@@ -48,11 +50,23 @@ build=${BUILD_DIR:-build}
 spmv="$build/spmv"
 [ -x "$spmv" ] || { echo "report: $spmv not found (build first, or set BUILD_DIR)" >&2; exit 2; }
 
-parts=",${REPORT_PARTS:-micro,spmm,ellrt,suite},"
+parts=",${REPORT_PARTS:-micro,spmm,bro,ellrt,suite},"
 for part in $(echo "$parts" | tr ',' ' '); do
-  case $part in micro|spmm|ellrt|suite) ;; *) echo "report: unknown part '$part' in REPORT_PARTS (micro, spmm, ellrt, suite)" >&2; exit 2 ;; esac
+  case $part in micro|spmm|bro|ellrt|suite) ;; *) echo "report: unknown part '$part' in REPORT_PARTS (micro, spmm, bro, ellrt, suite)" >&2; exit 2 ;; esac
 done
 wants() { [[ $parts == *",$1,"* ]]; }
+
+# The folder of the real matrices: $MATRICES, else the first that exists of
+# $SPMV_SHARED_DATA/matrices, ../shared/data/matrices, .device-data/matrices.
+matrix_folder() {
+  local candidate
+  for candidate in "${MATRICES:-}" "${SPMV_SHARED_DATA:+$SPMV_SHARED_DATA/matrices}" \
+                   "$root/../shared/data/matrices" "$root/.device-data/matrices"; do
+    [ -n "$candidate" ] && [ -d "$candidate" ] && { echo "$candidate"; return; }
+  done
+  echo "report: no matrix folder (set MATRICES)" >&2
+  exit 2
+}
 
 results="$out/results"
 mkdir -p "$results"
@@ -74,6 +88,13 @@ if wants spmm; then
   BUILD_DIR=$build "$root/scripts/spmm-report.sh" "$results" || { status=1; stamp "spmm: a case FAILED: see $results/spmm.log"; }
 fi
 
+if wants bro; then
+  stamp "BRO before and after reordering (scripts/bro-report.sh)"
+  matrices=$(matrix_folder) || exit 2
+  BUILD_DIR=$build "$root/scripts/bro-report.sh" "$results" "$matrices" \
+    || { status=1; stamp "bro: a case FAILED: see $results/bro.log"; }
+fi
+
 if wants ellrt; then
   stamp "ELLR-T model vs search (bench_ellrt_model)"
   # uniform 200k x 200k with 200 per row: few rows per SM, where T > 1 should win.
@@ -83,14 +104,7 @@ if wants ellrt; then
 fi
 
 if wants suite; then
-  matrices=${MATRICES:-}
-  if [ -z "$matrices" ]; then
-    for candidate in "${SPMV_SHARED_DATA:+$SPMV_SHARED_DATA/matrices}" "$root/../shared/data/matrices" \
-                     "$root/.device-data/matrices"; do
-      [ -n "$candidate" ] && [ -d "$candidate" ] && { matrices=$candidate; break; }
-    done
-  fi
-  [ -d "$matrices" ] || { echo "report: no matrix folder (set MATRICES)" >&2; exit 2; }
+  matrices=$(matrix_folder) || exit 2
   suite_seconds=0
   if [ -n "${REPORT_SECONDS:-}" ]; then
     suite_seconds=$(( REPORT_SECONDS - ($(date +%s) - start) - 40 ))

@@ -30,27 +30,10 @@ runs=${SPMM_RUNS:-10}
 
 cases="$out/spmm"
 log="$out/spmm.log"
-mkdir -p "$cases"
-status=0
-start=$(date +%s)
-stamp() { echo "spmm-report: [$(( $(date +%s) - start ))s] $*" | tee -a "$log" >&2; }
+tag=spmm-report
+# shellcheck source=scripts/bench-cases.sh
+source "$(dirname "$0")/bench-cases.sh"
 
-# measure NAME BENCH-ARGUMENTS...: one case into $cases/NAME.json.
-measure() {
-  local name=$1
-  shift
-  if [ -s "$cases/$name.json" ]; then
-    stamp "$name: already measured"
-    return
-  fi
-  stamp "$name: spmv bench $*"
-  "$spmv" bench "$@" --backend cuda --runs "$runs" --warmup 2 --json "$cases/$name.json" >>"$log" 2>&1
-  local code=$?
-  [ "$code" -eq 0 ] || { status=1; stamp "$name: exit $code (see $log)"; }
-}
-
-# In core. The sizes of docs/spmm.md: the matrices are 5-6x the 60 MiB L2
-# (318 MB and 384 MB in f64), B and C 32-512 MB each.
 stencil=stencil27:n=100
 uniform=uniform:rows=2000000,cols=2000000,per_row=16
 for k in 4 8 32; do

@@ -125,6 +125,19 @@ SPMM_CASES = {
 }
 
 
+# A scripts/bro-report.sh case: af23560 after RCM; bro-ell 1.0 ms against
+# ell 1.5 (1.50x) and the best cuSPARSE 2.0 (2.00x).
+BRO_CASES = {
+    "af23560-rcm": dict(spmm_document("/data/af23560.mtx.gz", 1, "f64", [
+        bench_result("cusparse", "cusparse-csr-alg1", 2.0, 500.0),
+        dict(bench_result("cuda", "bro-ell", 1.0, 1000.0), format="bro-ell", matrix_bytes=67500,
+             compression={"eta": 0.8, "kappa": 5.0, "eta_vs_csr": 0.7, "kappa_vs_csr": 3.3,
+                          "bytes_per_nonzero": 2.5, "effective_arithmetic_intensity": 0.5}),
+        dict(bench_result("cuda", "ell", 1.5, 800.0), format="ell"),
+        bench_result("cuda", "csr-vector-tuned", 1.2, 900.0)]), operation="spmv", reordering="rcm"),
+}
+
+
 def ellrt_line(name, status, model, best, ratio):
     def timing(t):
         return None if t is None else {"threads_per_row": t[0], "block_size": t[1],
@@ -193,6 +206,10 @@ class ReportTest(unittest.TestCase):
         os.makedirs(os.path.join(results, "spmm"))
         for name, document in SPMM_CASES.items():
             with open(os.path.join(results, "spmm", name + ".json"), "w") as f:
+                json.dump(document, f, indent=2)
+        os.makedirs(os.path.join(results, "bro"))
+        for name, document in BRO_CASES.items():
+            with open(os.path.join(results, "bro", name + ".json"), "w") as f:
                 json.dump(document, f, indent=2)
         with open(os.path.join(results, "ellrt_model.jsonl"), "w") as f:
             f.writelines(json.dumps(x) + "\n" for x in ELLRT_LINES)
@@ -275,6 +292,9 @@ class ReportTest(unittest.TestCase):
                       "| 2 | 1.20x | 1.60x |", self.text)
         # Reordered: its own unit; bytes per non-zero from matrix_bytes / nnz.
         self.assertIn("| family | F [bar] | f32 | bro-ell | - | - | 12.00 | 1.1 |", self.text)
+        # A scripts/bro-report.sh case, named after its file and its reordering.
+        self.assertIn("| reordering | af23560 [rcm] | f64 | bro-ell | 0.80 | 5.00 | 2.50 | 1 | 25% | 1.5 "
+                      "| - | 1.2 | 2 | 1.50x | 2.00x |", self.text)
 
     def test_ellrt_model_section(self):
         self.assertIn("| stencil27 | f64 | 1000 | 27000 | 27.0 | T=1 BS=256 | 0.33 | T=2 BS=128 | "

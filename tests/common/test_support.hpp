@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "spmv/error.hpp"
 #include "spmv/matrix.hpp"
 #include "spmv/operator.hpp"
 
@@ -56,6 +58,23 @@ using KernelVariants = std::map<std::string, std::vector<KernelParams>>;
 // or its defaults alone when it has none listed.
 std::vector<KernelCase> kernel_cases(const std::function<bool(const KernelInfo&)>& select,
                                      const KernelVariants& variants, bool defaults_beside_variants);
+
+// The operator of `c` on `a`, or null when the kernel's format refused the
+// matrix (FormatLimitError: padding beyond its limit), which is allowed if
+// the refusal says what to use instead (checked here).
+template <class T>
+std::unique_ptr<Operator<T>> plan_case(const Csr<T>& a, const KernelCase& c) {
+  PlanOptions options;
+  options.backend = c.backend;
+  options.kernel = c.kernel;
+  options.params = c.params;
+  try {
+    return plan(a, options);
+  } catch (const FormatLimitError& refusal) {
+    EXPECT_NE(std::string(refusal.what()).find(": use "), std::string::npos) << refusal.what();
+    return nullptr;
+  }
+}
 
 // true when SPMV_REQUIRE_GPU=1 is set.
 bool gpu_required();

@@ -100,17 +100,8 @@ bool check_products(const Csr<double>& matrix, const std::string& name, const te
                     bool with_spmm) {
   const Csr<T> a = cast<T>(matrix);
   SCOPED_TRACE(name + " / " + c.describe() + (sizeof(T) == 4 ? " / f32" : " / f64"));
-  PlanOptions options;
-  options.backend = c.backend;
-  options.kernel = c.kernel;
-  options.params = c.params;
-  std::unique_ptr<Operator<T>> op;
-  try {
-    op = plan(a, options);
-  } catch (const FormatLimitError& refusal) {
-    EXPECT_NE(std::string(refusal.what()).find(": use "), std::string::npos) << refusal.what();
-    return false;
-  }
+  const std::unique_ptr<Operator<T>> op = test::plan_case(a, c);
+  if (!op) return false;
   const auto x = test::random_vector<T>(a.cols, 11);
   const auto y0 = test::random_vector<T>(a.rows, 12);
   const T nan = std::numeric_limits<T>::quiet_NaN();

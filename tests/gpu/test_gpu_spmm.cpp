@@ -74,17 +74,8 @@ bool check_spmm(const Csr<double>& matrix, const std::string& name, const test::
                 const std::vector<index_t>& ks) {
   const Csr<T> a = cast<T>(matrix);
   SCOPED_TRACE(name + " / " + c.describe() + (sizeof(T) == 4 ? " / f32" : " / f64"));
-  PlanOptions options;
-  options.backend = c.backend;
-  options.kernel = c.kernel;
-  options.params = c.params;
-  std::unique_ptr<Operator<T>> op;
-  try {
-    op = plan(a, options);
-  } catch (const FormatLimitError& refusal) {
-    EXPECT_NE(std::string(refusal.what()).find(": use "), std::string::npos) << refusal.what();
-    return false;
-  }
+  const std::unique_ptr<Operator<T>> op = test::plan_case(a, c);
+  if (!op) return false;
   for (index_t k : ks)
     for (Layout layout : {Layout::row_major, Layout::col_major})
       for (const Scaling& s : scalings) {

@@ -149,6 +149,19 @@ void print_bench_report(const BenchReport& r) {
                row.kernel, reorder, row.analysis_seconds * 1e3, row.build_seconds * 1e3,
                row.upload_seconds * 1e3, row.setup_seconds() * 1e3, build_multiple, payback);
   }
+  bool compression_header = false;
+  for (const KernelMeasurement& row : r.results) {
+    if (!row.index_compression) continue;
+    if (!compression_header)
+      fmt::print("\nindex compression (eta = 1 - C/O against the uncompressed format, kappa = O/C):\n");
+    compression_header = true;
+    const CompressionMetrics& m = *row.index_compression;
+    fmt::print("  {:<9} {:<18} eta {:.3f}  kappa {:.2f}  eta vs CSR {:.3f}  {:.2f} bytes/nnz  "
+               "{:.3f} flop/byte\n",
+               to_string(row.backend), row.kernel, m.against_uncompressed.space_savings(),
+               m.against_uncompressed.compression_ratio(), m.against_csr.space_savings(),
+               m.bytes_per_nonzero(), m.effective_arithmetic_intensity());
+  }
   for (const KernelMeasurement& row : r.results)
     if (!row.ok())
       fmt::print("{} {} {}: {}\n", row.status, to_string(row.backend), row.kernel, row.message);

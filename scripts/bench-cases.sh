@@ -3,8 +3,10 @@
 # the printed tables appended to $log, a case whose JSON exists skipped so
 # that a rerun continues where a stopped one left off.
 #
-# The sourcing script sets: spmv (the CLI), cases (folder), log (file),
-# runs (timed runs per kernel), tag (the prefix of log lines).
+# The sourcing script sets: cases (folder), log (file), runs (timed runs per
+# kernel), tag (the prefix of messages); the CLI is $BUILD_DIR/spmv.
+spmv="${BUILD_DIR:-build}/spmv"
+[ -x "$spmv" ] || { echo "$tag: $spmv not found (build first, or set BUILD_DIR)" >&2; exit 2; }
 status=0
 start=$(date +%s)
 mkdir -p "$cases"

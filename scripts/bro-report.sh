@@ -20,9 +20,6 @@ set -uo pipefail
 
 out=${1:?usage: scripts/bro-report.sh OUT_DIR MATRICES_DIR}
 matrices=${2:?usage: scripts/bro-report.sh OUT_DIR MATRICES_DIR}
-build=${BUILD_DIR:-build}
-spmv="$build/spmv"
-[ -x "$spmv" ] || { echo "bro-report: $spmv not found (build first, or set BUILD_DIR)" >&2; exit 2; }
 runs=${BRO_RUNS:-10}
 
 cases="$out/bro"

@@ -23,9 +23,6 @@
 set -uo pipefail
 
 out=${1:?usage: scripts/spmm-report.sh OUT_DIR}
-build=${BUILD_DIR:-build}
-spmv="$build/spmv"
-[ -x "$spmv" ] || { echo "spmm-report: $spmv not found (build first, or set BUILD_DIR)" >&2; exit 2; }
 runs=${SPMM_RUNS:-10}
 
 cases="$out/spmm"

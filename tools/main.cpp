@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const Command commands[] = {add_info_command(app), add_gen_command(app), add_convert_command(app),
                               add_kernels_command(app), add_bench_command(app),
-                              add_suite_command(app),   add_micro_command(app)};
+                              add_suite_command(app),   add_micro_command(app),
+                              add_plan_command(app)};
 
   // CLI11 would call an unknown command a missing one; name it instead.
   const auto is_command = [&](const char* name) {
@@ -24,7 +25,7 @@ int main(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
     print_error_line(std::string("unknown command '") + argv[1] +
-                     "' (commands: info, gen, convert, kernels, bench, suite, micro; see "
+                     "' (commands: info, gen, convert, kernels, bench, suite, micro, plan; see "
                      "'spmv --help')");
     return exit_bad_input;
   }

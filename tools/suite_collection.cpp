@@ -128,14 +128,6 @@ std::vector<SuiteMatrix> family_matrices(const std::string& path) {
   return families;
 }
 
-std::size_t csr_product_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz,
-                              std::size_t value_bytes) {
-  const std::size_t index_bytes = sizeof(index_t);
-  return static_cast<std::size_t>(rows + 1) * index_bytes +
-         static_cast<std::size_t>(nnz) * (index_bytes + value_bytes) +
-         static_cast<std::size_t>(rows + cols) * value_bytes;
-}
-
 index_t copies_to_reach(std::int64_t rows, std::int64_t cols, std::int64_t nnz,
                         std::size_t value_bytes, std::size_t target_bytes) {
   // One copy's share: everything but the single extra row pointer.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "spmv/formats/footprint.hpp"
 #include "spmv/types.hpp"
 
 namespace spmv::cli {
@@ -32,11 +33,6 @@ std::vector<SuiteMatrix> collection_matrices(const std::string& dir_or_list);
 // and '#' comments skipped. Throws ParseError (FILE:LINE) for a malformed
 // line, a bad spec or a repeated name.
 std::vector<SuiteMatrix> family_matrices(const std::string& path);
-
-// Bytes a product must touch at least: the CSR arrays of T (int32 indices),
-// x and y once each.
-std::size_t csr_product_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz,
-                              std::size_t value_bytes);
 
 // The fewest copies of a rows x cols matrix with nnz entries whose product
 // data (csr_product_bytes of I_copies (x) A) reaches target_bytes; 1 when

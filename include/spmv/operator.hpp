@@ -42,9 +42,23 @@ struct KernelInfo {
 // Every kernel of this build (CUDA kernels are listed only in CUDA builds).
 std::vector<KernelInfo> kernel_catalogue();
 
+// What the selector needs to know of a device (plan.hpp). Read from the
+// device at plan time unless PlanOptions::target_device gives it.
+struct DeviceProperties {
+  std::string name;
+  int multiprocessors = 0;
+  std::size_t l2_bytes = 0;
+  double copy_bandwidth_gbs = 0;  // device-to-device copy, read + write, measured
+};
+
+// Products the plan expects a caller to run with one operator when none is
+// said: the selector weighs a format's setup against this many products.
+inline constexpr double default_expected_products = 100;
+
 struct PlanOptions {
   Backend backend = Backend::cpu;
-  // Empty: the backend's default choice. An SpMV kernel: apply() runs it and
+  // Empty: the backend's choice (for cuda, the selector's: see plan.hpp, which
+  // may answer with a cusparse kernel where that is predicted fastest). An SpMV kernel: apply() runs it and
   // spmm() the backend's default SpMM (cuda: spmm-fastspmm for k <= 8 on
   // matrices whose ELLPACK-R copy costs at most 1.25x their CSR bytes, kept
   // beside the CSR unless spmv_only; spmm-csr-vec otherwise; other backends
@@ -67,6 +81,12 @@ struct PlanOptions {
   // Costs a gather and a scatter per product (none for a side that BAR
   // leaves in place: its columns) and two operand-sized buffers.
   Reordering reordering = Reordering::none;
+  // The selector chooses the candidate with the least predicted
+  // setup + expected_products * product time.
+  double expected_products = default_expected_products;
+  // The device to plan for; empty: the device `device`, read at plan time.
+  // Lets a plan be made for another GPU, or where none is present.
+  std::optional<DeviceProperties> target_device;
 };
 
 struct OperatorDescription {
@@ -120,7 +140,8 @@ class Operator {
   index_t cols_;
 };
 
-// Analyses `a`, chooses (or takes the forced) kernel, builds and uploads.
+// make_operator(make_plan(a, options), a) (plan.hpp): analyses `a`, chooses
+// (or takes the forced) kernel, builds and uploads.
 // Throws Unavailable for a backend or kernel not in this build or machine,
 // InvalidArgument for unknown kernel names or parameters, OutOfMemory when
 // the device cannot hold the operator.

@@ -1,10 +1,22 @@
-// plan(): validates the matrix and hands it to the chosen backend's factory.
+// make_plan(): analyse once and choose; make_operator(): build what the plan
+// names; plan(): both. The choice for the cuda backend is the selector's
+// (src/select/); other backends and named kernels are taken as they are.
+#include "spmv/plan.hpp"
+
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "core/backends.hpp"
 #include "core/permuted_operator.hpp"
+#include "select/features.hpp"
+#include "select/format_refusal.hpp"
+#include "select/model.hpp"
 #include "spmv/error.hpp"
+#include "spmv/formats/footprint.hpp"
+#include "spmv/stats.hpp"
 
 namespace spmv {
 
@@ -25,21 +37,154 @@ bool cuda_available() {
 #endif
 }
 
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+double seconds_since(clock_type::time_point start) {
+  return std::chrono::duration<double>(clock_type::now() - start).count();
+}
+
 template <class T>
-std::unique_ptr<Operator<T>> plan(const Csr<T>& a, const PlanOptions& options) {
+const char* value_type_of() {
+  return sizeof(T) == 4 ? "f32" : "f64";
+}
+
+const KernelInfo* find_kernel(const std::vector<KernelInfo>& catalogue, Backend backend, const std::string& name) {
+  for (const KernelInfo& info : catalogue)
+    if (info.backend == backend && info.name == name) return &info;
+  return nullptr;
+}
+
+DeviceProperties device_to_plan_for(const PlanOptions& options) {
+  if (options.target_device) return *options.target_device;
+#ifdef SPMV_HAVE_CUDA
+  if (detail::cuda_device_present()) return detail::current_device_properties();
+#endif
+  throw Unavailable("backend 'cuda' needs a CUDA device and none was found (or give PlanOptions::target_device "
+                    "to plan for one)");
+}
+
+std::string milliseconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g ms", seconds * 1e3);
+  return text;
+}
+
+// Fills plan.candidates (best first) from the model and names the winner in
+// plan.options. Candidates are checked for refusal in order until one is
+// accepted, so only those ranked at or above the winner are checked.
+template <class T>
+void select_kernel(Plan& plan, const Csr<T>& a, const DeviceProperties& device,
+                   const detail::SelectorModel& model) {
+  const auto analysis_start = clock_type::now();
+  const MatrixStats stats = analyse(a);
+  plan.analysis_seconds = seconds_since(analysis_start);
+
+  const auto selection_start = clock_type::now();
+  const detail::SelectorFeatures features = detail::selector_features(stats, sizeof(T), device);
+  for (std::size_t i = 0; i < features.names.size(); ++i) plan.features.emplace_back(features.names[i], features.values[i]);
+  const double roofline_seconds = static_cast<double>(csr_product_bytes(a.rows, a.cols, a.nnz(), sizeof(T))) /
+                                  (std::max(device.copy_bandwidth_gbs, 1e-3) * 1e9);
+  const std::vector<KernelInfo> catalogue = kernel_catalogue();
+  for (const detail::KernelModel& kernel : model.kernels) {
+    if (!find_kernel(catalogue, kernel.backend, kernel.kernel)) continue;  // not in this build
+    PlanCandidate c;
+    c.backend = kernel.backend;
+    c.kernel = kernel.kernel;
+    c.format = kernel.format;
+    c.predicted_seconds = roofline_seconds * std::exp2(kernel.predict_log2_slowdown(features.values));
+    c.predicted_setup_seconds = kernel.setup_seconds_fixed + kernel.setup_seconds_per_nnz * a.nnz();
+    c.predicted_cost_seconds = c.predicted_setup_seconds + plan.expected_products * c.predicted_seconds;
+    plan.candidates.push_back(std::move(c));
+  }
+  std::stable_sort(plan.candidates.begin(), plan.candidates.end(), [](const auto& x, const auto& y) {
+    return x.predicted_cost_seconds < y.predicted_cost_seconds;
+  });
+
+  std::string passed_over;
+  for (PlanCandidate& c : plan.candidates) {
+    c.refusal = detail::format_refusal(c.kernel, a);
+    if (!c.refusal->empty()) {
+      passed_over += "; " + *c.refusal;
+      continue;
+    }
+    plan.options.backend = c.backend;
+    plan.options.kernel = c.kernel;
+    plan.format = c.format;
+    plan.predicted_seconds = c.predicted_seconds;
+    plan.predicted_setup_seconds = c.predicted_setup_seconds;
+    plan.reason = c.kernel + " has the least predicted setup + " + std::to_string(int(plan.expected_products)) +
+                  " x product (" + milliseconds(c.predicted_setup_seconds) + " + " +
+                  std::to_string(int(plan.expected_products)) + " x " + milliseconds(c.predicted_seconds) +
+                  ") of " + std::to_string(plan.candidates.size()) + " candidates" + passed_over;
+    break;
+  }
+  plan.selection_seconds = seconds_since(selection_start);
+}
+
+}  // namespace
+
+template <class T>
+Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
   validate(a);
-  if (options.reordering != Reordering::none) return detail::make_reordered_operator(a, options);
+  if (!(options.expected_products >= 0))
+    throw InvalidArgument("expected_products must be a number >= 0 (got " +
+                          std::to_string(options.expected_products) + ")");
+  Plan plan;
+  plan.options = options;
+  plan.value_type = value_type_of<T>();
+  plan.rows = a.rows;
+  plan.cols = a.cols;
+  plan.nnz = a.nnz();
+  plan.expected_products = options.expected_products;
+  plan.tuning = "default";
+
+  if (!options.kernel.empty()) {
+    plan.tuning = "forced";
+    const KernelInfo* info = find_kernel(kernel_catalogue(), options.backend, options.kernel);
+    if (info) plan.format = info->format;  // else make_operator names the backend's kernels
+    plan.reason = "the kernel was named in the options";
+    return plan;
+  }
+  if (options.backend != Backend::cuda) {
+    plan.reason = std::string("the ") + to_string(options.backend) + " backend's own choice";
+    return plan;
+  }
+  if (options.reordering != Reordering::none) {
+    plan.reason = "chosen on the reordered matrix when the operator is built";
+    return plan;
+  }
+  if (!options.params.empty()) {
+    plan.reason = "parameters without a kernel name apply to the backend's default kernel";
+    return plan;
+  }
+  plan.device = device_to_plan_for(options);
+  plan.tuning = "model";
+  select_kernel(plan, a, *plan.device, detail::builtin_selector_model());
+  if (plan.options.kernel.empty()) {
+    plan.tuning = "default";
+    plan.reason = "the selector's model covers no kernel of this build";
+  }
+  return plan;
+}
+
+namespace detail {
+
+template <class T>
+std::unique_ptr<Operator<T>> build_operator(const Plan& plan, const Csr<T>& a) {
+  const PlanOptions& options = plan.options;
+  if (options.reordering != Reordering::none) return make_reordered_operator(a, options);
   switch (options.backend) {
-    case Backend::reference: return detail::make_reference_operator(a, options);
-    case Backend::cpu: return detail::make_cpu_operator(a, options);
+    case Backend::reference: return make_reference_operator(a, options);
+    case Backend::cpu: return make_cpu_operator(a, options);
     case Backend::cuda:
     case Backend::cusparse:
 #ifdef SPMV_HAVE_CUDA
-      if (!detail::cuda_device_present())
+      if (!cuda_device_present())
         throw Unavailable(std::string("backend '") + to_string(options.backend) +
                           "' needs a CUDA device and none was found");
-      return options.backend == Backend::cuda ? detail::make_cuda_operator(a, options)
-                                              : detail::make_cusparse_operator(a, options);
+      return options.backend == Backend::cuda ? make_cuda_operator(a, options)
+                                              : make_cusparse_operator(a, options);
 #else
       throw Unavailable(std::string("backend '") + to_string(options.backend) +
                         "' is not in this build (configured without CUDA)");
@@ -48,8 +193,33 @@ std::unique_ptr<Operator<T>> plan(const Csr<T>& a, const PlanOptions& options) {
   throw InvalidArgument("unknown backend");
 }
 
-template std::unique_ptr<Operator<float>> plan(const Csr<float>&, const PlanOptions&);
-template std::unique_ptr<Operator<double>> plan(const Csr<double>&, const PlanOptions&);
+}  // namespace detail
+
+template <class T>
+std::unique_ptr<Operator<T>> make_operator(const Plan& plan, const Csr<T>& a) {
+  if (plan.value_type != value_type_of<T>())
+    throw InvalidArgument("the plan was made for " + plan.value_type + " values, not " + value_type_of<T>());
+  if (plan.rows != a.rows || plan.cols != a.cols || plan.nnz != a.nnz())
+    throw InvalidArgument("the plan was made for a " + std::to_string(plan.rows) + " x " +
+                          std::to_string(plan.cols) + " matrix with " + std::to_string(plan.nnz) +
+                          " non-zeros, not " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
+                          " with " + std::to_string(a.nnz()));
+  validate(a);
+  return detail::build_operator(plan, a);
+}
+
+template <class T>
+std::unique_ptr<Operator<T>> plan(const Csr<T>& a, const PlanOptions& options) {
+  return detail::build_operator(make_plan(a, options), a);  // make_plan validated `a`
+}
+
+#define SPMV_INSTANTIATE_PLAN(T)                                                  \
+  template Plan make_plan(const Csr<T>&, const PlanOptions&);                     \
+  template std::unique_ptr<Operator<T>> make_operator(const Plan&, const Csr<T>&); \
+  template std::unique_ptr<Operator<T>> plan(const Csr<T>&, const PlanOptions&);
+SPMV_INSTANTIATE_PLAN(float)
+SPMV_INSTANTIATE_PLAN(double)
+#undef SPMV_INSTANTIATE_PLAN
 
 namespace detail {
 

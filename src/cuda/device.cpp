@@ -1,7 +1,10 @@
 // Device discovery, version reporting and the copy-bandwidth measurement.
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <vector>
 
+#include "core/backends.hpp"
 #include "core/workbench.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_buffer.hpp"
@@ -60,6 +63,24 @@ double measure_copy_bandwidth_gbs(std::size_t bytes) {
   std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
   const double seconds = ms[ms.size() / 2] * 1e-3;
   return 2.0 * static_cast<double>(bytes) / seconds * 1e-9;  // read + write
+}
+
+DeviceProperties current_device_properties() {
+  static std::mutex mutex;
+  static std::map<int, DeviceProperties> measured;
+  int device = 0;
+  SPMV_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto found = measured.find(device);
+  if (found != measured.end()) return found->second;
+  const DeviceInfo info = cuda_device_info();
+  DeviceProperties properties;
+  properties.name = info.name;
+  properties.multiprocessors = info.multiprocessors;
+  properties.l2_bytes = info.l2_bytes;
+  // Twice the L2, so that the copy streams from DRAM as a large product does.
+  properties.copy_bandwidth_gbs = measure_copy_bandwidth_gbs(std::max<std::size_t>(2 * info.l2_bytes, 64 << 20));
+  return measured[device] = properties;
 }
 
 }  // namespace spmv::detail

@@ -28,6 +28,14 @@ inline std::size_t csr_bytes(index_t rows, std::int64_t nnz, std::size_t value_b
          static_cast<std::size_t>(nnz) * (sizeof(index_t) + value_bytes);
 }
 
+// Bytes a CSR product must touch at least: the CSR arrays (int32 indices),
+// x and y once each. The byte model of the selector and the suite.
+inline std::size_t csr_product_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz,
+                                     std::size_t value_bytes) {
+  return csr_bytes(static_cast<index_t>(rows), nnz, value_bytes) +
+         static_cast<std::size_t>(rows + cols) * value_bytes;
+}
+
 struct FormatFootprint {
   std::size_t bytes = 0;            // all arrays of the format, padding included
   std::size_t csr_bytes = 0;        // the same matrix in CSR

@@ -1,0 +1,140 @@
+// A plan as JSON and back. Every field of Plan and of its PlanOptions is
+// written, so that a plan read back builds the same operator.
+#include <nlohmann/json.hpp>
+
+#include "spmv/error.hpp"
+#include "spmv/plan.hpp"
+
+namespace spmv {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+
+json device_json(const DeviceProperties& d) {
+  return {{"name", d.name},
+          {"multiprocessors", d.multiprocessors},
+          {"l2_bytes", d.l2_bytes},
+          {"copy_bandwidth_gbs", d.copy_bandwidth_gbs}};
+}
+
+DeviceProperties device_from(const json& j) {
+  DeviceProperties d;
+  d.name = j.at("name").get<std::string>();
+  d.multiprocessors = j.at("multiprocessors").get<int>();
+  d.l2_bytes = j.at("l2_bytes").get<std::size_t>();
+  d.copy_bandwidth_gbs = j.at("copy_bandwidth_gbs").get<double>();
+  return d;
+}
+
+json options_json(const PlanOptions& o) {
+  return {{"backend", to_string(o.backend)},
+          {"kernel", o.kernel},
+          {"params", o.params},
+          {"explicit_transpose", o.explicit_transpose},
+          {"spmv_only", o.spmv_only},
+          {"device", o.device},
+          {"reordering", to_string(o.reordering)},
+          {"expected_products", o.expected_products},
+          {"target_device", o.target_device ? device_json(*o.target_device) : json(nullptr)}};
+}
+
+PlanOptions options_from(const json& j) {
+  PlanOptions o;
+  o.backend = backend_from_string(j.at("backend").get<std::string>().c_str());
+  o.kernel = j.at("kernel").get<std::string>();
+  o.params = j.at("params").get<KernelParams>();
+  o.explicit_transpose = j.at("explicit_transpose").get<bool>();
+  o.spmv_only = j.at("spmv_only").get<bool>();
+  o.device = j.at("device").get<int>();
+  o.reordering = reordering_from_string(j.at("reordering").get<std::string>());
+  o.expected_products = j.at("expected_products").get<double>();
+  if (!j.at("target_device").is_null()) o.target_device = device_from(j.at("target_device"));
+  return o;
+}
+
+json candidate_json(const PlanCandidate& c) {
+  return {{"backend", to_string(c.backend)},
+          {"kernel", c.kernel},
+          {"format", c.format},
+          {"predicted_seconds", c.predicted_seconds},
+          {"predicted_setup_seconds", c.predicted_setup_seconds},
+          {"predicted_cost_seconds", c.predicted_cost_seconds},
+          {"measured_seconds", optional_number(c.measured_seconds)},
+          {"refusal", c.refusal ? json(*c.refusal) : json(nullptr)}};
+}
+
+PlanCandidate candidate_from(const json& j) {
+  PlanCandidate c;
+  c.backend = backend_from_string(j.at("backend").get<std::string>().c_str());
+  c.kernel = j.at("kernel").get<std::string>();
+  c.format = j.at("format").get<std::string>();
+  c.predicted_seconds = j.at("predicted_seconds").get<double>();
+  c.predicted_setup_seconds = j.at("predicted_setup_seconds").get<double>();
+  c.predicted_cost_seconds = j.at("predicted_cost_seconds").get<double>();
+  if (!j.at("measured_seconds").is_null()) c.measured_seconds = j.at("measured_seconds").get<double>();
+  if (!j.at("refusal").is_null()) c.refusal = j.at("refusal").get<std::string>();
+  return c;
+}
+
+}  // namespace
+
+std::string plan_to_json(const Plan& p) {
+  json features = json::object();
+  for (const auto& [name, value] : p.features) features[name] = value;
+  json candidates = json::array();
+  for (const PlanCandidate& c : p.candidates) candidates.push_back(candidate_json(c));
+  const json j = {{"format_version", "spmv-plan/1"},
+                  {"options", options_json(p.options)},
+                  {"format", p.format},
+                  {"value_type", p.value_type},
+                  {"rows", p.rows},
+                  {"cols", p.cols},
+                  {"nnz", p.nnz},
+                  {"predicted_seconds", p.predicted_seconds},
+                  {"predicted_setup_seconds", p.predicted_setup_seconds},
+                  {"expected_products", p.expected_products},
+                  {"tuning", p.tuning},
+                  {"reason", p.reason},
+                  {"analysis_seconds", p.analysis_seconds},
+                  {"selection_seconds", p.selection_seconds},
+                  {"device", p.device ? device_json(*p.device) : json(nullptr)},
+                  {"features", features},
+                  {"candidates", candidates}};
+  return j.dump(2);
+}
+
+Plan plan_from_json(const std::string& text) {
+  try {
+    const json j = json::parse(text);
+    if (j.value("format_version", "") != "spmv-plan/1") throw InvalidArgument("not an spmv-plan/1 document");
+    Plan p;
+    p.options = options_from(j.at("options"));
+    p.format = j.at("format").get<std::string>();
+    p.value_type = j.at("value_type").get<std::string>();
+    if (p.value_type != "f32" && p.value_type != "f64")
+      throw InvalidArgument("value_type must be f32 or f64, not '" + p.value_type + "'");
+    p.rows = j.at("rows").get<index_t>();
+    p.cols = j.at("cols").get<index_t>();
+    p.nnz = j.at("nnz").get<std::int64_t>();
+    p.predicted_seconds = j.at("predicted_seconds").get<double>();
+    p.predicted_setup_seconds = j.at("predicted_setup_seconds").get<double>();
+    p.expected_products = j.at("expected_products").get<double>();
+    p.tuning = j.at("tuning").get<std::string>();
+    p.reason = j.at("reason").get<std::string>();
+    p.analysis_seconds = j.at("analysis_seconds").get<double>();
+    p.selection_seconds = j.at("selection_seconds").get<double>();
+    if (!j.at("device").is_null()) p.device = device_from(j.at("device"));
+    for (const auto& [name, value] : j.at("features").items()) p.features.emplace_back(name, value.get<double>());
+    for (const json& c : j.at("candidates")) p.candidates.push_back(candidate_from(c));
+    return p;
+  } catch (const json::exception& e) {
+    throw ParseError("plan", 0, e.what());
+  } catch (const InvalidArgument& e) {
+    throw ParseError("plan", 0, e.what());
+  }
+}
+
+}  // namespace spmv

@@ -1,0 +1,61 @@
+#include "select/features.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "spmv/formats/footprint.hpp"
+
+namespace spmv::detail {
+
+namespace {
+
+double log2_of(double value) { return std::log2(std::max(value, 1e-12)); }
+
+// Density of the dense blocks of the given shape, 0 when analyse() did not
+// measure that shape.
+double block_density(const MatrixStats& stats, index_t block_rows, index_t block_cols) {
+  for (const BlockDensity& b : stats.block_density)
+    if (b.block_rows == block_rows && b.block_cols == block_cols) return b.density;
+  return 0;
+}
+
+}  // namespace
+
+SelectorFeatures selector_features(const MatrixStats& stats, std::size_t value_bytes,
+                                   const DeviceProperties& device) {
+  const double rows = std::max<double>(stats.rows, 1);
+  const double cols = std::max<double>(stats.cols, 1);
+  const double nnz = std::max<double>(static_cast<double>(stats.nnz), 1);
+  const double mean = std::max(stats.row_length.mean, 1e-3);
+  const double l2 = std::max<double>(static_cast<double>(device.l2_bytes), 1);
+  const double product_bytes =
+      static_cast<double>(csr_product_bytes(stats.rows, stats.cols, stats.nnz, value_bytes));
+  // DIA stores one slot per row for every occupied diagonal.
+  const double dia_fill = static_cast<double>(stats.occupied_diagonals) * std::min(rows, cols) / nnz;
+  const double bandwidth = static_cast<double>(stats.lower_bandwidth) + stats.upper_bandwidth + 1;
+
+  SelectorFeatures f;
+  const auto add = [&f](const char* name, double value) {
+    f.names.emplace_back(name);
+    f.values.push_back(value);
+  };
+  add("value_bytes", static_cast<double>(value_bytes));
+  add("log2_product_bytes_per_l2", log2_of(product_bytes / l2));
+  add("log2_x_bytes_per_l2", log2_of(cols * static_cast<double>(value_bytes) / l2));
+  add("log2_rows_per_multiprocessor", log2_of(rows / std::max(device.multiprocessors, 1)));
+  add("log2_cols_per_rows", log2_of(cols / rows));
+  add("log2_mean_row_length", log2_of(mean));
+  add("row_length_cv", stats.row_length.std / mean);
+  add("log2_max_per_mean_row_length", log2_of(stats.row_length.max / mean));
+  add("empty_row_fraction", stats.empty_rows / rows);
+  add("log2_ell_padding_ratio", log2_of(stats.ell_padding_ratio));
+  add("log2_dia_fill", log2_of(dia_fill));
+  add("hyb_coo_fraction", static_cast<double>(stats.hyb_coo_nnz) / nnz);
+  add("log2_bandwidth_per_cols", log2_of(bandwidth / cols));
+  add("block_density_4x4", block_density(stats, 4, 4));
+  add("block_density_4x64", block_density(stats, 4, 64));
+  add("log2_distinct_values_per_nnz", log2_of(static_cast<double>(stats.distinct_values) / nnz));
+  return f;
+}
+
+}  // namespace spmv::detail

@@ -1,0 +1,26 @@
+// Internal: the selector's inputs, computed from a matrix's MatrixStats and
+// the device. One list of names, in the order the trained model expects them;
+// the model file repeats the list and is refused when it differs.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "spmv/operator.hpp"
+#include "spmv/stats.hpp"
+
+namespace spmv::detail {
+
+struct SelectorFeatures {
+  std::vector<std::string> names;
+  std::vector<double> values;  // values[i] is the feature names[i]
+};
+
+// Scale-free where possible (ratios, logarithms), so that what is learnt on
+// one matrix size or one GPU carries to another: sizes enter as the product's
+// bytes against the device's L2 and as rows per multiprocessor.
+SelectorFeatures selector_features(const MatrixStats& stats, std::size_t value_bytes,
+                                   const DeviceProperties& device);
+
+}  // namespace spmv::detail

@@ -1,0 +1,56 @@
+// Internal: the trained selector model (src/select/models/, embedded in the
+// library at build time). For each kernel it has gradient-boosted regression
+// trees that predict log2 of the kernel's time per product as a multiple of
+// the CSR byte model at copy bandwidth (csr_product_bytes / copy bandwidth),
+// and a linear setup model (build and upload seconds per non-zero).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "select/features.hpp"
+#include "spmv/types.hpp"
+
+namespace spmv::detail {
+
+struct RegressionTree {
+  // Node i splits on feature[i] < threshold[i] (left) or not (right); a
+  // leaf has feature[i] == -1 and predicts value[i]. Node 0 is the root.
+  std::vector<int> feature;
+  std::vector<double> threshold;
+  std::vector<int> left;
+  std::vector<int> right;
+  std::vector<double> value;
+
+  double predict(const std::vector<double>& features) const;
+};
+
+struct KernelModel {
+  std::string kernel;
+  Backend backend = Backend::cuda;
+  std::string format;
+  double base = 0;  // log2 of the time multiple before the trees
+  double learning_rate = 1;
+  std::vector<RegressionTree> trees;
+  double setup_seconds_per_nnz = 0;
+  double setup_seconds_fixed = 0;
+
+  // log2(time / (csr_product_bytes / copy bandwidth))
+  double predict_log2_slowdown(const std::vector<double>& features) const;
+};
+
+struct SelectorModel {
+  std::string architecture;  // e.g. "sm_90"
+  std::string provenance;    // the measurements it was trained on
+  std::vector<std::string> feature_names;
+  std::vector<KernelModel> kernels;
+};
+
+// Parses a model file's text; throws ParseError naming what is wrong.
+SelectorModel parse_selector_model(const std::string& text);
+
+// The model built into this library (parsed once). Throws Unavailable when
+// its feature list is not this build's (a model trained by another version).
+const SelectorModel& builtin_selector_model();
+
+}  // namespace spmv::detail

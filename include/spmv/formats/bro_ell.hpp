@@ -1,4 +1,4 @@
-// BRO-ELL (Tang, Zhao, Zhou, Kumar & Bordawekar, SC 2013, Section 3.1):
+// BRO-ELL (Tang, Tan, Ray, Wong, Chen, Kuo, Goh, Turner & Wong, SC 2013, Section 3.1):
 // ELLPACK with its column indices delta-encoded and bit-packed.
 //
 // Streams. Every row is one stream, or with threads_per_row = T > 1 (beyond

@@ -23,6 +23,7 @@ import os
 import statistics
 import subprocess
 import sys
+import zlib
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
@@ -32,6 +33,9 @@ TREES = 40
 DEPTH = 4
 LEARNING_RATE = 0.15
 MIN_LEAF = 4
+# How far (in feature units: mostly log2, so a factor of 2) a matrix may lie outside
+# the range a kernel of ours was trained on before the selector stops trusting it.
+RANGE_SLACK = 1.0
 
 
 def open_text(path):
@@ -49,11 +53,10 @@ def read_results(paths, shared_matrices):
                     continue
                 if r["kernel"] == "auto" or r.get("device") is None or not r.get("copy_bandwidth_gbs"):
                     continue
-                source = r["matrix"]["source"]
-                if r["set"] != "family":  # a file: found by name in the shared collection
-                    source = os.path.join(shared_matrices, os.path.basename(source))
-                r["_source"] = source
+                # A file is named by its base name and found in the shared collection.
                 r["_is_file"] = r["set"] != "family"
+                source = r["matrix"]["source"]
+                r["_source"] = os.path.basename(source) if r["_is_file"] else source
                 records.append(r)
     return records
 
@@ -63,23 +66,31 @@ def unit_key(r):
     return (r["_source"], r["matrix"]["copies"], r["precision"], d["l2_bytes"], d["multiprocessors"])
 
 
+REAL_FOLDS = 5
+
+
 def group_of(r):
-    """The hold-out group: a generator kind, or the real matrices as they are / replicated."""
+    """The hold-out group: a generator kind (leave one family out), or one of REAL_FOLDS folds of
+    the real matrices, a matrix as it is and replicated always in the same fold."""
     if r["set"] == "family":
         return "family:" + r["matrix"]["source"].split(":")[0]
-    return r["set"]
+    name = r["matrix"]["name"]
+    return f"real fold {zlib.crc32(name.encode()) % REAL_FOLDS + 1}"
 
 
-def features_of(spmv, key, is_file):
+def features_of(spmv, key, is_file, shared_matrices):
     source, copies, precision, l2, sms = key
     command = [spmv, "plan", "--json", "--precision", precision, "--copies", str(copies),
                "--device-l2", str(l2), "--device-sms", str(sms), "--device-bandwidth", "1000"]
-    command += [source] if is_file else ["--gen", source]
+    command += [os.path.join(shared_matrices, source)] if is_file else ["--gen", source]
     out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    return json.loads(out)["features"]
+    features = json.loads(out)["features"]
+    if not features:
+        raise SystemExit(f"{' '.join(command)}: the plan has no features")
+    return features
 
 
-def load_features(spmv, records, cache_path, jobs):
+def load_features(spmv, records, cache_path, jobs, shared_matrices):
     cache = {}
     if cache_path and os.path.exists(cache_path):
         with open(cache_path) as f:
@@ -94,7 +105,8 @@ def load_features(spmv, records, cache_path, jobs):
     if wanted:
         print(f"features: computing {len(wanted)} units with {spmv}", file=sys.stderr)
         with ThreadPoolExecutor(jobs) as pool:
-            results = pool.map(lambda item: (item[0], features_of(spmv, item[0], item[1])), wanted.items())
+            results = pool.map(lambda item: (item[0], features_of(spmv, item[0], item[1], shared_matrices)),
+                               wanted.items())
             for key, features in results:
                 cache[key] = features
                 if cache_path:
@@ -181,9 +193,10 @@ def log2_slowdown(r):
     return math.log2(seconds / roofline)
 
 
-def setup_model(records):
-    large = [r["setup_seconds"] / r["matrix"]["nnz"] for r in records if r["matrix"]["nnz"] >= 1_000_000]
-    small = [r["setup_seconds"] for r in records if r["matrix"]["nnz"] < 100_000]
+def setup_model(records, field="setup_seconds"):
+    """Seconds per non-zero (median over large matrices) and fixed seconds (median over small)."""
+    large = [r[field] / r["matrix"]["nnz"] for r in records if r["matrix"]["nnz"] >= 1_000_000]
+    small = [r[field] for r in records if r["matrix"]["nnz"] < 100_000]
     per_nnz = statistics.median(large) if large else 0.0
     return per_nnz, (statistics.median(small) if small else 0.0)
 
@@ -193,31 +206,57 @@ def train(records, features, names):
     for r in records:
         if r["status"] == "ok" and r.get("verified"):
             by_kernel[(r["backend"], r["kernel"], r["format"])].append(r)
+    # The cusparse operators of these results (before this version) uploaded
+    # their CSR outside the setup timer: charge them the CSR upload of ours.
+    csr_upload = setup_model(next(rs for (b, k, f), rs in by_kernel.items() if k == "csr-scalar"), "upload_seconds")
     kernels = []
     for (backend, kernel, fmt), rs in sorted(by_kernel.items()):
         rows = [[features[unit_key(r)][n] for n in names] for r in rs]
-        base, trees = fit_boosted(rows, [log2_slowdown(r) for r in rs])
+        targets = [log2_slowdown(r) for r in rs]
+        base, trees = fit_boosted(rows, targets)
         per_nnz, fixed = setup_model(rs)
-        kernels.append({"kernel": kernel, "backend": backend, "format": fmt, "base": base,
-                        "learning_rate": LEARNING_RATE, "setup_seconds_per_nnz": per_nnz,
-                        "setup_seconds_fixed": fixed, "trees": trees})
+        if backend == "cusparse":
+            per_nnz, fixed = per_nnz + csr_upload[0], fixed + csr_upload[1]
+        model = {"kernel": kernel, "backend": backend, "format": fmt, "base": base,
+                 "learning_rate": LEARNING_RATE, "setup_seconds_per_nnz": per_nnz,
+                 "setup_seconds_fixed": fixed, "trees": trees}
+        # How far the fit misses on its own data (root mean square, log2): the
+        # selector charges an erratic kernel for it (risk in choose()).
+        misses = [(predict_boosted(model, row) - t) ** 2 for row, t in zip(rows, targets)]
+        model["uncertainty_log2"] = math.sqrt(statistics.mean(misses))
+        # Where the trees were fitted: beyond it they extrapolate flat, which can be wildly wrong.
+        model["feature_min"] = [min(col) for col in zip(*rows)]
+        model["feature_max"] = [max(col) for col in zip(*rows)]
+        kernels.append(model)
     return kernels
 
 
-def choose(kernels, row, nnz, refused, expected_products, roofline):
-    """The selector's rule (src/core/plan.cpp): least setup + E * product, skipping refusals."""
-    best = None
+def within_training_range(kernel, row):
+    return all(lo - RANGE_SLACK <= v <= hi + RANGE_SLACK
+               for v, lo, hi in zip(row, kernel["feature_min"], kernel["feature_max"]))
+
+
+def choose(kernels, row, nnz, refused, expected_products, roofline, margin, risk):
+    """The selector's rule (src/core/plan.cpp): least setup + E * product, the product predicted
+    pessimistically (2^(risk * uncertainty) times the fit), skipping refusals and kernels of ours
+    for matrices outside their training range (cuSPARSE is the fallback); a kernel of ours
+    replaces the best cuSPARSE one only when predicted `margin` cheaper."""
+    best = best_vendor = None
     for k in kernels:
-        if k["kernel"] in refused:
+        if k["kernel"] in refused or (k["backend"] != "cusparse" and not within_training_range(k, row)):
             continue
-        product = roofline * 2 ** predict_boosted(k, row)
+        product = roofline * 2 ** (predict_boosted(k, row) + risk * k["uncertainty_log2"])
         cost = k["setup_seconds_fixed"] + k["setup_seconds_per_nnz"] * nnz + expected_products * product
         if best is None or cost < best[0]:
             best = (cost, k["kernel"])
+        if k["backend"] == "cusparse" and (best_vendor is None or cost < best_vendor[0]):
+            best_vendor = (cost, k["kernel"])
+    if best_vendor and best[0] > (1 - margin) * best_vendor[0]:
+        return best_vendor[1]
     return best[1]
 
 
-def judge(records, features, names, expected_products):
+def judge(records, features, names, expected_products, margin, risk):
     """Leave-one-group-out: per group, train on the others and choose for the held-out units."""
     units = defaultdict(dict)
     for r in records:
@@ -237,11 +276,11 @@ def judge(records, features, names, expected_products):
             refused = {k for k, r in by_kernel.items() if r["status"] != "ok"}
             row = [features[unit_key(sample)][n] for n in names]
             roofline = sample["matrix"]["product_bytes"] / (sample["copy_bandwidth_gbs"] * 1e9)
-            chosen = choose(kernels, row, sample["matrix"]["nnz"], refused, expected_products, roofline)
+            chosen = choose(kernels, row, sample["matrix"]["nnz"], refused, expected_products, roofline, margin, risk)
             if chosen not in ok:
                 continue
             ideal = min(r["median_ms"] for r in ok.values())
-            outcome.append({"group": group, "device": key[-1], "precision": sample["precision"],
+            outcome.append({"group": group, "set": sample["set"], "device": key[-1], "precision": sample["precision"],
                             "matrix": sample["matrix"]["name"], "chosen": chosen,
                             "loss": ok[chosen]["median_ms"] / ideal - 1,
                             "vs_cusparse": min(cusparse) / ok[chosen]["median_ms"],
@@ -263,6 +302,8 @@ def summarise(outcome, out):
     print("|---|---:|---:|---:|---:|---:|---:|---|", file=out)
     for group in sorted({o["group"] for o in outcome}):
         line(group, [o for o in outcome if o["group"] == group])
+    for kind in ("family", "real", "replicated"):
+        line(f"all {kind}", [o for o in outcome if o["set"] == kind])
     line("all", outcome)
 
 
@@ -278,23 +319,29 @@ def main():
     parser.add_argument("--judge", help="write the held-out judgement (markdown) here")
     parser.add_argument("--expected-products", type=float, default=1e9,
                         help="the products the judgement weighs setup against (default: setup ignored)")
+    parser.add_argument("--margin", type=float, default=0.0,
+                        help="how much cheaper a kernel of ours must be predicted than the best cuSPARSE one")
+    parser.add_argument("--risk", type=float, default=1.0,
+                        help="how many of its fit's misses (log2) a kernel's prediction is charged")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
 
     records = read_results(args.results, args.shared_matrices)
-    features = load_features(args.spmv, records, args.features_cache, args.jobs)
+    features = load_features(args.spmv, records, args.features_cache, args.jobs, args.shared_matrices)
     names = list(next(iter(features.values())).keys())
     if args.out:
         kernels = train(records, features, names)
         provenance = "; ".join(os.path.basename(p) for p in args.results)
         model = {"format": "spmv-selector-model/1", "architecture": args.architecture,
-                 "provenance": provenance, "features": names, "kernels": kernels}
+                 "provenance": provenance, "vendor_margin": args.margin, "risk": args.risk, "range_slack": RANGE_SLACK,
+                 "features": names,
+                 "kernels": kernels}
         with open(args.out + ".tmp", "w") as f:
             json.dump(model, f, separators=(",", ":"))
         os.replace(args.out + ".tmp", args.out)
         print(f"model: {len(kernels)} kernels, {len(records)} results -> {args.out}", file=sys.stderr)
     if args.judge:
-        outcome = judge(records, features, names, args.expected_products)
+        outcome = judge(records, features, names, args.expected_products, args.margin, args.risk)
         with open(args.judge, "w") as f:
             summarise(outcome, f)
             f.write("\n")

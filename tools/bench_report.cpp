@@ -183,7 +183,8 @@ nlohmann::ordered_json settings_json(const BenchSettings& s) {
           {"layout", to_string(s.layout)},       {"alpha", s.alpha},
           {"beta", s.beta},                      {"warmup", s.warmup},
           {"runs", s.runs},                      {"flush_caches", s.flush_caches},
-          {"host_operand_runs", s.host_operand_runs}, {"reordering", to_string(s.reordering)}};
+          {"host_operand_runs", s.host_operand_runs}, {"reordering", to_string(s.reordering)},
+          {"expected_products", s.expected_products}};
 }
 
 nlohmann::ordered_json measurement_json(const BenchReport& r, const KernelMeasurement& row) {

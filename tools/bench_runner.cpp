@@ -190,6 +190,7 @@ KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend
   options.params = params;
   options.explicit_transpose = s.explicit_transpose;
   options.reordering = s.reordering;
+  options.expected_products = s.expected_products;
   options.spmv_only = s.operation == BenchOperation::spmv;  // no fallback copy of A needed
   std::unique_ptr<Operator<T>> op;
   try {

@@ -29,6 +29,8 @@ struct BenchSettings {
   bool explicit_transpose = false;
   // Every kernel's operator is planned with this reordering (PlanOptions).
   Reordering reordering = Reordering::none;
+  // What "auto" weighs a format's setup against (PlanOptions::expected_products).
+  double expected_products = default_expected_products;
   // Also time the product on host operands the thesis's way (El Zein 2009,
   // 4.3.3): the caller's x, held in double, converted to the value type
   // (f32 only), copied in, multiplied, the result copied out. This many

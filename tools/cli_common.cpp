@@ -22,6 +22,15 @@ CLI::Option* add_reorder_option(CLI::App& command, std::string& reorder, const s
       ->check(CLI::IsMember({"none", "rcm", "amd", "bar"}));
 }
 
+CLI::Option* add_expected_products_option(CLI::App& command, double& expected_products) {
+  return command
+      .add_option("--expected-products", expected_products,
+                  "products the caller will run with one operator: the automatic choice minimises "
+                  "setup + this many products (default " +
+                      std::to_string(static_cast<int>(default_expected_products)) + ")")
+      ->check(CLI::Range(0.0, 1e15));
+}
+
 FileFormat input_format(const std::string& path, const std::string& forced_format) {
   return forced_format.empty() ? file_format_from_path(path) : file_format_from_name(forced_format);
 }

@@ -35,6 +35,9 @@ CLI::Option* add_input_format_option(CLI::App& command, std::string& format);
 // --reorder none|rcm|amd|bar (reorder.hpp); `what` says what it does there.
 CLI::Option* add_reorder_option(CLI::App& command, std::string& reorder, const std::string& what);
 
+// --expected-products N: what the selector weighs a format's setup against.
+CLI::Option* add_expected_products_option(CLI::App& command, double& expected_products);
+
 // The format named by --format, else the one of the path's extension.
 FileFormat input_format(const std::string& path, const std::string& forced_format);
 

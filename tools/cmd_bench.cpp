@@ -41,6 +41,7 @@ struct BenchOptions {
   bool no_flush = false;
   int runs = 30;
   int warmup = 3;
+  double expected_products = default_expected_products;
   double alpha = 1;
   double beta = 0;
   bool with_cpu = false;
@@ -98,6 +99,7 @@ BenchSettings settings_from(const BenchOptions& o) {
   s.runs = o.runs;
   s.flush_caches = !o.no_flush;
   s.explicit_transpose = o.explicit_transpose;
+  s.expected_products = o.expected_products;
   s.reordering = reordering_from_string(o.reorder);
   return s;
 }
@@ -209,6 +211,7 @@ Command add_bench_command(CLI::App& app) {
                      "the original order, the gather and scatter are timed with the product");
   c->add_option("--alpha", o->alpha, "alpha (default 1)");
   c->add_option("--beta", o->beta, "beta (default 0: y is not read)");
+  add_expected_products_option(*c, o->expected_products);
   c->add_option("--runs", o->runs, "timed runs; the median is reported (default 30)")
       ->check(CLI::Range(1, 1000000));
   c->add_option("--warmup", o->warmup, "untimed runs first (default 3)")

@@ -105,9 +105,7 @@ Command add_plan_command(CLI::App& app) {
                                           "reference or cusparse")
       ->check(CLI::IsMember({"cpu", "reference", "cuda", "cusparse"}));
   c->add_option("--kernel", o->kernel, "take this kernel instead of choosing (see 'spmv kernels')");
-  c->add_option("--expected-products", o->expected_products,
-                "products the caller will run: the choice minimises setup + this many products (default 100)")
-      ->check(CLI::Range(0.0, 1e15));
+  add_expected_products_option(*c, o->expected_products);
   c->add_flag("--json", o->json, "print the plan as JSON (make_operator can take it back)");
   CLI::Option* l2 = c->add_option("--device-l2", o->device_l2_bytes,
                                   "plan for a described device instead of this machine's: its L2 bytes (with "

@@ -50,6 +50,7 @@ struct SuiteOptions {
   int runs = 30;
   int warmup = 3;
   int host_operand_runs = 5;
+  double expected_products = default_expected_products;
   bool no_flush = false;
   double time_limit_seconds = 0;
 };
@@ -116,6 +117,7 @@ class SuiteRun {
     template_.settings.runs = o.runs;
     template_.settings.host_operand_runs = o.host_operand_runs;
     template_.settings.flush_caches = !o.no_flush;
+    template_.settings.expected_products = o.expected_products;
     if (backend_ == Backend::cuda || backend_ == Backend::cusparse) describe_cuda_device(template_);
     cache_bytes_ = o.cache_bytes > 0  ? static_cast<std::size_t>(o.cache_bytes)
                    : template_.device ? template_.device->l2_bytes
@@ -433,6 +435,7 @@ Command add_suite_command(CLI::App& app) {
                 "timed runs of the product on host operands (convert, copy in, multiply, copy "
                 "out); 0 skips it (default 5)")
       ->check(CLI::Range(0, 1000000));
+  add_expected_products_option(*c, o->expected_products);
   c->add_flag("--no-flush", o->no_flush, "do not flush the caches before each timed run");
   c->add_option("--time-limit", o->time_limit_seconds,
                 "seconds: start no unit that would end later (0: no limit); a rerun continues")

@@ -4,6 +4,7 @@
 // canonical Csr (see matrix.hpp).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -46,7 +47,7 @@ struct MatrixStats {
   bool pattern_symmetric = false;  // square and (i,j) present iff (j,i) present
   bool value_symmetric = false;    // pattern symmetric and a_ij == a_ji
   // Distinct stored values (explicit zeros included; -0 and +0 are one value,
-  // every NaN together counts as one).
+  // every NaN together counts as one); see StatsOptions::distinct_value_limit.
   std::int64_t distinct_values = 0;
 };
 
@@ -55,6 +56,12 @@ struct StatsOptions {
   // reported. Blocks are aligned at multiples of the shape; a block on the
   // lower or right edge still counts its full area, as BSR would store it.
   std::vector<std::pair<index_t, index_t>> block_sizes{{2, 2}, {4, 4}, {8, 8}, {4, 64}};
+  // false skips the symmetry check (pattern_symmetric and value_symmetric
+  // stay false).
+  bool symmetry = true;
+  // 0 counts every distinct value (a sort when there are many); N > 0 stops
+  // at N (a power of two) and reports N + 1 for "more than N": one pass.
+  std::size_t distinct_value_limit = 0;
 };
 
 template <class T>

@@ -70,31 +70,45 @@ std::string milliseconds(double seconds) {
   return text;
 }
 
+// The selector's inputs: analyse() (the cheap parts) and the features.
+template <class T>
+detail::SelectorFeatures describe_matrix(Plan& plan, const Csr<T>& a, const DeviceProperties& device) {
+  const auto analysis_start = clock_type::now();
+  const MatrixStats stats = analyse(a, detail::selector_stats_options());
+  plan.analysis_seconds = seconds_since(analysis_start);
+  detail::SelectorFeatures features = detail::selector_features(stats, sizeof(T), device);
+  for (std::size_t i = 0; i < features.names.size(); ++i)
+    plan.features.emplace_back(features.names[i], features.values[i]);
+  return features;
+}
+
 // Fills plan.candidates (best first) from the model and names the winner in
 // plan.options. Candidates are checked for refusal in order until one is
-// accepted, so only those ranked at or above the winner are checked.
+// accepted, so only those ranked at or above the winner (and the best
+// cuSPARSE one, for the vendor margin) are checked.
 template <class T>
 void select_kernel(Plan& plan, const Csr<T>& a, const DeviceProperties& device,
-                   const detail::SelectorModel& model) {
-  const auto analysis_start = clock_type::now();
-  const MatrixStats stats = analyse(a);
-  plan.analysis_seconds = seconds_since(analysis_start);
-
+                   const detail::SelectorFeatures& features, const detail::SelectorModel& model) {
   const auto selection_start = clock_type::now();
-  const detail::SelectorFeatures features = detail::selector_features(stats, sizeof(T), device);
-  for (std::size_t i = 0; i < features.names.size(); ++i) plan.features.emplace_back(features.names[i], features.values[i]);
   const double roofline_seconds = static_cast<double>(csr_product_bytes(a.rows, a.cols, a.nnz(), sizeof(T))) /
                                   (std::max(device.copy_bandwidth_gbs, 1e-3) * 1e9);
   const std::vector<KernelInfo> catalogue = kernel_catalogue();
+  std::string unfamiliar;  // kernels of ours whose training never came near this matrix
   for (const detail::KernelModel& kernel : model.kernels) {
     if (!find_kernel(catalogue, kernel.backend, kernel.kernel)) continue;  // not in this build
+    if (kernel.backend != Backend::cusparse && !kernel.trained_near(features.values, model.range_slack)) {
+      unfamiliar += (unfamiliar.empty() ? "" : ", ") + kernel.kernel;
+      continue;
+    }
     PlanCandidate c;
     c.backend = kernel.backend;
     c.kernel = kernel.kernel;
     c.format = kernel.format;
     c.predicted_seconds = roofline_seconds * std::exp2(kernel.predict_log2_slowdown(features.values));
     c.predicted_setup_seconds = kernel.setup_seconds_fixed + kernel.setup_seconds_per_nnz * a.nnz();
-    c.predicted_cost_seconds = c.predicted_setup_seconds + plan.expected_products * c.predicted_seconds;
+    // Ranked by a pessimistic product time: an erratic kernel pays for its misses.
+    c.predicted_cost_seconds = c.predicted_setup_seconds + plan.expected_products * c.predicted_seconds *
+                                                               std::exp2(model.risk * kernel.uncertainty_log2);
     plan.candidates.push_back(std::move(c));
   }
   std::stable_sort(plan.candidates.begin(), plan.candidates.end(), [](const auto& x, const auto& y) {
@@ -102,23 +116,42 @@ void select_kernel(Plan& plan, const Csr<T>& a, const DeviceProperties& device,
   });
 
   std::string passed_over;
-  for (PlanCandidate& c : plan.candidates) {
-    c.refusal = detail::format_refusal(c.kernel, a);
-    if (!c.refusal->empty()) {
-      passed_over += "; " + *c.refusal;
-      continue;
+  const auto accepted = [&](PlanCandidate& c) {
+    if (!c.refusal) {
+      c.refusal = detail::format_refusal(c.kernel, a);
+      if (!c.refusal->empty()) passed_over += "; " + *c.refusal;
     }
-    plan.options.backend = c.backend;
-    plan.options.kernel = c.kernel;
-    plan.format = c.format;
-    plan.predicted_seconds = c.predicted_seconds;
-    plan.predicted_setup_seconds = c.predicted_setup_seconds;
-    plan.reason = c.kernel + " has the least predicted setup + " + std::to_string(int(plan.expected_products)) +
-                  " x product (" + milliseconds(c.predicted_setup_seconds) + " + " +
-                  std::to_string(int(plan.expected_products)) + " x " + milliseconds(c.predicted_seconds) +
-                  ") of " + std::to_string(plan.candidates.size()) + " candidates" + passed_over;
-    break;
+    return c.refusal->empty();
+  };
+  const auto first_accepted = [&](bool vendor_only) -> PlanCandidate* {
+    for (PlanCandidate& c : plan.candidates)
+      if ((!vendor_only || c.backend == Backend::cusparse) && accepted(c)) return &c;
+    return nullptr;
+  };
+  PlanCandidate* chosen = first_accepted(false);
+  plan.selection_seconds = seconds_since(selection_start);
+  if (!chosen) return;
+  std::string why = chosen->kernel + " has the least predicted setup + " +
+                    std::to_string(static_cast<long long>(plan.expected_products)) + " x product";
+  if (chosen->backend != Backend::cusparse) {
+    PlanCandidate* vendor = first_accepted(true);
+    if (vendor && chosen->predicted_cost_seconds > (1 - model.vendor_margin) * vendor->predicted_cost_seconds) {
+      why = vendor->kernel + " (cuSPARSE) is predicted within " + std::to_string(int(100 * model.vendor_margin)) +
+            "% of " + chosen->kernel + ", the least predicted setup + " +
+            std::to_string(static_cast<long long>(plan.expected_products)) + " x product,";
+      chosen = vendor;
+    }
   }
+  plan.options.backend = chosen->backend;
+  plan.options.kernel = chosen->kernel;
+  plan.format = chosen->format;
+  plan.predicted_seconds = chosen->predicted_seconds;
+  plan.predicted_setup_seconds = chosen->predicted_setup_seconds;
+  plan.reason = why + " (" + milliseconds(chosen->predicted_setup_seconds) + " + " +
+                std::to_string(static_cast<long long>(plan.expected_products)) + " x " +
+                milliseconds(chosen->predicted_seconds) + ") of " + std::to_string(plan.candidates.size()) +
+                " candidates" + passed_over +
+                (unfamiliar.empty() ? "" : "; not trained on matrices like this one: " + unfamiliar);
   plan.selection_seconds = seconds_since(selection_start);
 }
 
@@ -159,8 +192,16 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
     return plan;
   }
   plan.device = device_to_plan_for(options);
+  const detail::SelectorFeatures features = describe_matrix(plan, a, *plan.device);
+  const detail::SelectorModel* model = nullptr;
+  try {
+    model = &detail::builtin_selector_model();
+  } catch (const Unavailable& e) {  // a model of other features: the backend's default, and why
+    plan.reason = e.what();
+    return plan;
+  }
   plan.tuning = "model";
-  select_kernel(plan, a, *plan.device, detail::builtin_selector_model());
+  select_kernel(plan, a, *plan.device, features, *model);
   if (plan.options.kernel.empty()) {
     plan.tuning = "default";
     plan.reason = "the selector's model covers no kernel of this build";

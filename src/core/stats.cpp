@@ -198,10 +198,11 @@ std::int64_t count_distinct_by_sorting(const std::vector<T>& values) {
 }
 
 template <class T>
-std::int64_t count_distinct_values(const std::vector<T>& values) {
+std::int64_t count_distinct_values(const std::vector<T>& values, std::size_t limit) {
   constexpr std::size_t few = 1024;
-  const std::int64_t count = count_few_distinct(values, few);
-  return count >= 0 ? count : count_distinct_by_sorting(values);
+  const std::int64_t count = count_few_distinct(values, limit > 0 ? limit : few);
+  if (count >= 0) return count;
+  return limit > 0 ? static_cast<std::int64_t>(limit) + 1 : count_distinct_by_sorting(values);
 }
 
 }  // namespace
@@ -235,8 +236,11 @@ MatrixStats analyse(const Csr<T>& a, const StatsOptions& options) {
   fill_diagonal_stats(stats, a);
   for (const auto& [block_rows, block_cols] : options.block_sizes)
     stats.block_density.push_back(block_density(a, block_rows, block_cols));
-  fill_symmetry(stats, a);
-  stats.distinct_values = count_distinct_values(a.values);
+  if (options.symmetry) fill_symmetry(stats, a);
+  if (options.distinct_value_limit & (options.distinct_value_limit - 1))
+    throw InvalidArgument("analyse: distinct_value_limit must be 0 or a power of two (got " +
+                          std::to_string(options.distinct_value_limit) + ")");
+  stats.distinct_values = count_distinct_values(a.values, options.distinct_value_limit);
   return stats;
 }
 

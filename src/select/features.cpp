@@ -21,6 +21,14 @@ double block_density(const MatrixStats& stats, index_t block_rows, index_t block
 
 }  // namespace
 
+StatsOptions selector_stats_options() {
+  StatsOptions options;
+  options.block_sizes = {{4, 4}, {4, 64}};
+  options.symmetry = false;
+  options.distinct_value_limit = 1024;
+  return options;
+}
+
 SelectorFeatures selector_features(const MatrixStats& stats, std::size_t value_bytes,
                                    const DeviceProperties& device) {
   const double rows = std::max<double>(stats.rows, 1);
@@ -50,6 +58,7 @@ SelectorFeatures selector_features(const MatrixStats& stats, std::size_t value_b
   add("empty_row_fraction", stats.empty_rows / rows);
   add("log2_ell_padding_ratio", log2_of(stats.ell_padding_ratio));
   add("log2_dia_fill", log2_of(dia_fill));
+  add("log2_diagonals_per_mean_row_length", log2_of(stats.occupied_diagonals / mean));
   add("hyb_coo_fraction", static_cast<double>(stats.hyb_coo_nnz) / nnz);
   add("log2_bandwidth_per_cols", log2_of(bandwidth / cols));
   add("block_density_4x4", block_density(stats, 4, 4));

@@ -17,6 +17,10 @@ struct SelectorFeatures {
   std::vector<double> values;  // values[i] is the feature names[i]
 };
 
+// What analyse() must measure for the features (the cheap parts only: no
+// symmetry check, distinct values counted up to a limit).
+StatsOptions selector_stats_options();
+
 // Scale-free where possible (ratios, logarithms), so that what is learnt on
 // one matrix size or one GPU carries to another: sizes enter as the product's
 // bytes against the device's L2 and as rows per multiprocessor.

@@ -20,6 +20,12 @@ double KernelModel::predict_log2_slowdown(const std::vector<double>& features) c
   return sum;
 }
 
+bool KernelModel::trained_near(const std::vector<double>& features, double slack) const {
+  for (std::size_t i = 0; i < features.size(); ++i)
+    if (features[i] < feature_min[i] - slack || features[i] > feature_max[i] + slack) return false;
+  return true;
+}
+
 namespace {
 
 const char* const model_source = "selector model";
@@ -65,6 +71,11 @@ SelectorModel parse_selector_model(const std::string& text) {
     model.architecture = json.at("architecture").get<std::string>();
     model.provenance = json.at("provenance").get<std::string>();
     model.feature_names = json.at("features").get<std::vector<std::string>>();
+    model.risk = json.at("risk").get<double>();
+    model.vendor_margin = json.at("vendor_margin").get<double>();
+    model.range_slack = json.at("range_slack").get<double>();
+    if (!(model.risk >= 0) || !(model.range_slack >= 0) || !(model.vendor_margin >= 0 && model.vendor_margin < 1))
+      fail("risk and range_slack must be >= 0 and vendor_margin in [0, 1)");
     for (const nlohmann::json& k : json.at("kernels")) {
       KernelModel kernel;
       kernel.kernel = k.at("kernel").get<std::string>();
@@ -74,6 +85,12 @@ SelectorModel parse_selector_model(const std::string& text) {
       kernel.learning_rate = k.at("learning_rate").get<double>();
       kernel.setup_seconds_per_nnz = k.at("setup_seconds_per_nnz").get<double>();
       kernel.setup_seconds_fixed = k.at("setup_seconds_fixed").get<double>();
+      kernel.uncertainty_log2 = k.at("uncertainty_log2").get<double>();
+      kernel.feature_min = k.at("feature_min").get<std::vector<double>>();
+      kernel.feature_max = k.at("feature_max").get<std::vector<double>>();
+      if (kernel.feature_min.size() != model.feature_names.size() ||
+          kernel.feature_max.size() != model.feature_names.size())
+        fail("kernel " + kernel.kernel + "'s feature range has the wrong length");
       for (const nlohmann::json& tree : k.at("trees"))
         kernel.trees.push_back(parse_tree(tree, model.feature_names.size()));
       model.kernels.push_back(std::move(kernel));

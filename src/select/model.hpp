@@ -34,9 +34,14 @@ struct KernelModel {
   std::vector<RegressionTree> trees;
   double setup_seconds_per_nnz = 0;
   double setup_seconds_fixed = 0;
+  double uncertainty_log2 = 0;  // root mean square miss of the fit on its training data
+  std::vector<double> feature_min;  // the features' range in its training data
+  std::vector<double> feature_max;
 
   // log2(time / (csr_product_bytes / copy bandwidth))
   double predict_log2_slowdown(const std::vector<double>& features) const;
+  // Whether `features` lie within the training range widened by `slack`.
+  bool trained_near(const std::vector<double>& features, double slack) const;
 };
 
 struct SelectorModel {
@@ -44,6 +49,15 @@ struct SelectorModel {
   std::string provenance;    // the measurements it was trained on
   std::vector<std::string> feature_names;
   std::vector<KernelModel> kernels;
+  // The choice rule (bench/train_selector.py choose() is the same): a product
+  // is predicted 2^(risk * uncertainty_log2) times the fit, and a kernel of
+  // ours replaces the cheapest cuSPARSE one only when predicted
+  // vendor_margin cheaper; a kernel of ours is not a candidate for a matrix
+  // more than range_slack outside the features it was trained on (the trees
+  // extrapolate flat there), so cuSPARSE is the fallback for the unfamiliar.
+  double risk = 0;
+  double vendor_margin = 0;
+  double range_slack = 0;
 };
 
 // Parses a model file's text; throws ParseError naming what is wrong.

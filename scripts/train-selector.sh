@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Retrains the kernel selector's model (src/select/models/sm90.json) from the
+# `spmv suite` results that define it, and writes the held-out judgement
+# (docs/selector-judgement.md). Features come from the built tool (BUILD_DIR/spmv), so
+# build first; on a machine with few cores the feature cache
+# (bench/selector/features.jsonl) saves recomputing them: delete it when the
+# features change. Then rebuild: the model is compiled into the library.
+#   scripts/train-selector.sh [MORE_RESULTS.jsonl ...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${BUILD_DIR:-build}
+shared=${SPMV_SHARED_DATA:-../shared/data}
+results=("$shared/selector-training/h100-2026-11-23-families45.jsonl.gz"
+         "$shared/selector-training/h200-2026-11-23-families45.jsonl.gz"
+         bench/results/2026-11-22-h100/results.jsonl.gz "$@")
+python3 bench/train_selector.py --spmv "$build_dir/spmv" --shared-matrices "$shared/matrices" \
+  --features-cache bench/selector/features.jsonl --jobs "${JOBS:-$(nproc)}" \
+  --out src/select/models/sm90.json --judge docs/selector-judgement.md "${results[@]}"

@@ -1,0 +1,214 @@
+// The plan as a value: JSON round trip, forced kernels, the selector's
+// refusal checks against the format builders, and bad plans.
+#include <gtest/gtest.h>
+
+#include "select/format_refusal.hpp"
+#include "select/model.hpp"
+#include "spmv/error.hpp"
+#include "spmv/formats/blocked.hpp"
+#include "spmv/formats/bro_ell.hpp"
+#include "spmv/formats/bro_hyb.hpp"
+#include "spmv/formats/dense.hpp"
+#include "spmv/formats/dia.hpp"
+#include "spmv/formats/ell.hpp"
+#include "spmv/formats/ellpack_r.hpp"
+#include "spmv/formats/hyb.hpp"
+#include "spmv/formats/sell.hpp"
+#include "spmv/gen.hpp"
+#include "spmv/plan.hpp"
+#include "test_cli_support.hpp"
+#include "test_support.hpp"
+
+namespace spmv::test {
+namespace {
+
+// An H100-like device, so that cuda plans are made on machines without a GPU.
+PlanOptions described_h100() {
+  PlanOptions options;
+  options.backend = Backend::cuda;
+  options.target_device = DeviceProperties{"test H100", 132, std::size_t(50) << 20, 3000.0};
+  return options;
+}
+
+std::vector<ZooMatrix> plan_matrices() {
+  std::vector<ZooMatrix> all = matrix_zoo();
+  all.push_back({"stencil27", generate(parse_generator_spec("stencil27:n=24"))});
+  all.push_back({"rmat", generate(parse_generator_spec("rmat:scale=12,edge_factor=8"))});
+  all.push_back({"fewhuge", generate(parse_generator_spec(
+                                "fewhuge:rows=20000,cols=20000,per_row=4,huge_rows=2,huge_length=15000"))});
+  return all;
+}
+
+TEST(Plan, RoundTripsThroughJson) {
+  for (const ZooMatrix& m : plan_matrices()) {
+    SCOPED_TRACE(m.name);
+    for (const PlanOptions& options : {described_h100(), PlanOptions{}}) {
+      const Plan plan = make_plan(m.matrix, options);
+      const std::string json = plan_to_json(plan);
+      const Plan back = plan_from_json(json);
+      EXPECT_EQ(plan_to_json(back), json);
+      EXPECT_EQ(back.options.kernel, plan.options.kernel);
+      EXPECT_EQ(back.options.backend, plan.options.backend);
+      EXPECT_EQ(back.candidates.size(), plan.candidates.size());
+    }
+  }
+}
+
+TEST(Plan, CudaPlansChooseFromTheModelOrSayWhyNot) {
+  const Plan plan = make_plan(generate(parse_generator_spec("stencil27:n=24")), described_h100());
+  if (plan.tuning == "default") {
+    EXPECT_EQ(plan.reason, "the selector's model covers no kernel of this build");
+    return;
+  }
+  ASSERT_EQ(plan.tuning, "model");
+  ASSERT_FALSE(plan.candidates.empty());
+  EXPECT_FALSE(plan.options.kernel.empty());
+  EXPECT_GT(plan.predicted_seconds, 0);
+  for (std::size_t i = 1; i < plan.candidates.size(); ++i)
+    EXPECT_LE(plan.candidates[i - 1].predicted_cost_seconds, plan.candidates[i].predicted_cost_seconds);
+  EXPECT_EQ(plan.features.size(), detail::builtin_selector_model().feature_names.size());
+}
+
+TEST(Plan, TheChosenKernelNeverRefusesTheMatrix) {
+  for (const ZooMatrix& m : plan_matrices()) {
+    SCOPED_TRACE(m.name);
+    for (double expected : {0.0, 100.0, 1e9}) {
+      PlanOptions options = described_h100();
+      options.expected_products = expected;
+      const Plan plan = make_plan(m.matrix, options);
+      if (plan.tuning != "model") continue;
+      EXPECT_EQ(detail::format_refusal(plan.options.kernel, m.matrix), "");
+      // Every candidate ranked above the winner was checked and refused.
+      for (const PlanCandidate& c : plan.candidates) {
+        if (c.kernel == plan.options.kernel) break;
+        ASSERT_TRUE(c.refusal.has_value());
+        EXPECT_NE(*c.refusal, "") << c.kernel;
+      }
+    }
+  }
+}
+
+// The selector's refusal rule is the builders' rule: a kernel it accepts
+// builds with default options, one it refuses throws FormatLimitError.
+TEST(Plan, RefusalChecksAgreeWithTheFormatBuilders) {
+  const std::map<std::string, std::function<void(const Csr<double>&)>> builders = {
+      {"ell", [](const Csr<double>& a) { ell_from_csr(a); }},
+      {"ellr-t", [](const Csr<double>& a) { ellpack_r_from_csr(a); }},
+      {"dia", [](const Csr<double>& a) { dia_from_csr(a); }},
+      {"sell", [](const Csr<double>& a) { sell_from_csr(a); }},
+      {"blocked", [](const Csr<double>& a) { blocked_from_csr(a); }},
+      {"bro-ell", [](const Csr<double>& a) { bro_ell_from_csr(a); }},
+      {"bro-hyb", [](const Csr<double>& a) { bro_hyb_from_csr(a); }},
+      {"hyb", [](const Csr<double>& a) { hyb_from_csr(a); }},
+      {"dense-cublas", [](const Csr<double>& a) { dense_from_csr(a); }},
+  };
+  int refusals = 0;
+  for (const ZooMatrix& m : plan_matrices()) {
+    for (const auto& [kernel, build] : builders) {
+      SCOPED_TRACE(m.name + " " + kernel);
+      const std::string refusal = detail::format_refusal(kernel, m.matrix);
+      if (refusal.empty()) {
+        EXPECT_NO_THROW(build(m.matrix));
+      } else {
+        ++refusals;
+        EXPECT_THROW(build(m.matrix), Error);
+      }
+    }
+  }
+  EXPECT_GT(refusals, 0);  // the zoo has matrices that ELL and DIA must refuse
+}
+
+// A device unlike any the model was trained on puts every kernel of ours
+// outside its training range: the plan falls back to cuSPARSE and says why.
+TEST(Plan, AnUnfamiliarMatrixOrDeviceGetsCusparse) {
+  PlanOptions options = described_h100();
+  options.target_device->l2_bytes = 1024;
+  options.target_device->multiprocessors = 1;
+  const Plan plan = make_plan(generate(parse_generator_spec("stencil27:n=24")), options);
+  if (plan.tuning != "model") GTEST_SKIP() << plan.reason;
+  EXPECT_EQ(plan.options.backend, Backend::cusparse);
+  EXPECT_NE(plan.reason.find("not trained on matrices like this one"), std::string::npos) << plan.reason;
+  for (const PlanCandidate& c : plan.candidates) EXPECT_EQ(c.backend, Backend::cusparse);
+}
+
+TEST(Plan, AForcedKernelIsHonoured) {
+  const Csr<double> a = generate(parse_generator_spec("stencil7:n=10"));
+  for (const KernelInfo& info : kernel_catalogue()) {
+    if (info.backend != Backend::cpu) continue;
+    SCOPED_TRACE(info.name);
+    PlanOptions options;
+    options.backend = Backend::cpu;
+    options.kernel = info.name;
+    const Plan plan = make_plan(a, options);
+    EXPECT_EQ(plan.tuning, "forced");
+    EXPECT_EQ(plan.options.kernel, info.name);
+    EXPECT_EQ(plan.format, info.format);
+    EXPECT_EQ(make_operator(plan_from_json(plan_to_json(plan)), a)->describe().kernel, info.name);
+  }
+}
+
+TEST(Plan, OperatorsCheckTheMatrixAgainstThePlan) {
+  const Csr<double> a = generate(parse_generator_spec("stencil5:n=8"));
+  const Plan plan = make_plan(a, PlanOptions{});
+  EXPECT_THROW(make_operator(plan, generate(parse_generator_spec("stencil5:n=9"))), InvalidArgument);
+  EXPECT_THROW(make_operator(plan, cast<float>(a)), InvalidArgument);
+  EXPECT_NO_THROW(make_operator(plan, a));
+}
+
+TEST(Plan, BadOptionsAndBadJsonAreRefused) {
+  const Csr<double> a = generate(parse_generator_spec("stencil5:n=8"));
+  PlanOptions options;
+  options.expected_products = -1;
+  EXPECT_THROW(make_plan(a, options), InvalidArgument);
+  options = PlanOptions{};
+  options.kernel = "no-such-kernel";
+  EXPECT_THROW(make_operator(make_plan(a, options), a), InvalidArgument);
+  EXPECT_THROW(plan_from_json("{"), ParseError);
+  EXPECT_THROW(plan_from_json("{\"format_version\": \"spmv-plan/1\"}"), ParseError);
+  std::string json = plan_to_json(make_plan(a, PlanOptions{}));
+  json.replace(json.find("\"f64\""), 5, "\"f16\"");
+  EXPECT_THROW(plan_from_json(json), ParseError);
+}
+
+TEST(SelectorModel, MalformedModelsAreRefused) {
+  const std::string head =
+      R"({"format":"spmv-selector-model/1","architecture":"sm_90","provenance":"test","features":["a","b"],)"
+      R"("risk":1,"vendor_margin":0,"range_slack":1,)";
+  const auto with_tree = [&](const std::string& tree, const std::string& range = R"([0,0],"feature_max":[1,1])") {
+    return head + R"("kernels":[{"kernel":"k","backend":"cuda","format":"csr","base":0,"learning_rate":1,)" +
+           R"("setup_seconds_per_nnz":0,"setup_seconds_fixed":0,"uncertainty_log2":0.5,"feature_min":)" + range +
+           R"(,"trees":[)" + tree + "]}]}";
+  };
+  const std::string good = R"({"feature":[1,-1,-1],"threshold":[0.5,0,0],"left":[1,-1,-1],"right":[2,-1,-1],)"
+                           R"("value":[0,-1,2]})";
+  const detail::SelectorModel model = detail::parse_selector_model(with_tree(good));
+  EXPECT_DOUBLE_EQ(model.kernels.at(0).predict_log2_slowdown({0, 0.2}), -1);
+  EXPECT_DOUBLE_EQ(model.kernels.at(0).predict_log2_slowdown({0, 0.7}), 2);
+  EXPECT_TRUE(model.kernels.at(0).trained_near({-1, 2}, model.range_slack));
+  EXPECT_FALSE(model.kernels.at(0).trained_near({-1.5, 0.5}, model.range_slack));
+  EXPECT_THROW(detail::parse_selector_model(with_tree(good, R"([0],"feature_max":[1])")), ParseError);
+  const std::string cycle = R"({"feature":[1,1,-1],"threshold":[0.5,0.5,0],"left":[1,0,-1],"right":[2,2,-1],)"
+                            R"("value":[0,0,2]})";
+  EXPECT_THROW(detail::parse_selector_model(with_tree(cycle)), ParseError);
+  const std::string bad_feature = R"({"feature":[7,-1,-1],"threshold":[0.5,0,0],"left":[1,-1,-1],)"
+                                  R"("right":[2,-1,-1],"value":[0,-1,2]})";
+  EXPECT_THROW(detail::parse_selector_model(with_tree(bad_feature)), ParseError);
+  EXPECT_THROW(detail::parse_selector_model("[]"), ParseError);
+}
+
+TEST(CliPlan, PrintsTheChoiceForADescribedDevice) {
+  const CliRun run = run_cli({"plan", sample("bcsstk14.mtx.gz"), "--device-l2", "50MiB", "--device-sms", "132",
+                              "--device-bandwidth", "3000"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("choice"), std::string::npos);
+  EXPECT_NE(run.out.find("reason"), std::string::npos);
+  const CliRun json = run_cli({"plan", "--gen", "stencil5:n=30", "--json", "--precision", "f32", "--device-l2",
+                               "50MiB", "--device-sms", "132", "--device-bandwidth", "3000"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(plan_from_json(json.out).value_type, "f32");
+  const CliRun bad = run_cli({"plan", "--gen", "stencil5:n=30", "--device-l2", "50MiB"});
+  EXPECT_EQ(bad.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace spmv::test

@@ -1,6 +1,7 @@
 // Structural analysis of a matrix; feeds the format selector and `spmv info`.
 // analyse() takes O(nnz log nnz) time (the distinct-value count sorts a copy
-// of the values; everything else is O(rows + cols + nnz)) and expects a
+// of the values; everything else is O(rows + cols + nnz)), or
+// O(rows + cols + sample) with StatsOptions::sample_nonzeros, and expects a
 // canonical Csr (see matrix.hpp).
 #pragma once
 
@@ -49,6 +50,12 @@ struct MatrixStats {
   // Distinct stored values (explicit zeros included; -0 and +0 are one value,
   // every NaN together counts as one); see StatsOptions::distinct_value_limit.
   std::int64_t distinct_values = 0;
+  // What the structure statistics (bandwidth, diagonals, blocks, symmetry,
+  // distinct values) were computed from: every row and entry, or the sample
+  // that StatsOptions::sample_nonzeros asked for. The row-length statistics
+  // always cover every row.
+  index_t sampled_rows = 0;
+  index_t sampled_nnz = 0;
 };
 
 struct StatsOptions {
@@ -62,6 +69,11 @@ struct StatsOptions {
   // 0 counts every distinct value (a sort when there are many); N > 0 stops
   // at N (a power of two) and reports N + 1 for "more than N": one pass.
   std::size_t distinct_value_limit = 0;
+  // 0 reads every entry. N > 0 with nnz > N computes the structure statistics
+  // from about N entries: runs of consecutive rows at 64 evenly spaced places
+  // (each starting at a multiple of 64 rows, so blocks and diagonals are seen
+  // whole). What a run sees is exact; what lies between runs is not seen.
+  std::int64_t sample_nonzeros = 0;
 };
 
 template <class T>

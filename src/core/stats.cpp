@@ -44,65 +44,109 @@ void fill_row_length_stats(MatrixStats& stats, const std::vector<index_t>& lengt
   stats.hyb_coo_nnz = static_cast<index_t>(beyond_width);
 }
 
+// The rows whose entries the structure statistics read: [begin, end) runs.
+struct RowRange {
+  index_t begin = 0;
+  index_t end = 0;
+};
+
+// Every row, or (nnz > budget > 0) up to 64 runs of consecutive rows spread
+// evenly over the matrix, each starting at a multiple of 64 rows, holding
+// about budget / 64 entries and ending at a multiple of 8 rows (blocks of up
+// to 8 rows are seen whole) or at the next run's start.
 template <class T>
-void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a) {
+std::vector<RowRange> rows_to_read(const Csr<T>& a, std::int64_t budget) {
+  if (budget <= 0 || a.nnz() <= budget) return {{0, a.rows}};
+  constexpr index_t runs = 64, start_alignment = 64, end_alignment = 8;
+  const std::int64_t per_run = std::max<std::int64_t>(budget / runs, 1);
+  std::vector<RowRange> ranges;
+  for (index_t i = 0; i < runs; ++i) {
+    const index_t begin = static_cast<index_t>(std::int64_t{a.rows} * i / runs / start_alignment * start_alignment);
+    const index_t limit = i + 1 == runs ? a.rows
+                                        : static_cast<index_t>(std::int64_t{a.rows} * (i + 1) / runs /
+                                                               start_alignment * start_alignment);
+    if (begin >= limit) continue;  // fewer than 64 * 64 rows: some runs coincide
+    // The first row boundary at which the run holds per_run entries.
+    const auto enough = std::lower_bound(a.row_ptr.begin() + begin + 1, a.row_ptr.begin() + limit,
+                                         a.row_ptr[begin] + per_run);
+    const index_t end = static_cast<index_t>(enough - a.row_ptr.begin());
+    ranges.push_back({begin, std::min((end + end_alignment - 1) / end_alignment * end_alignment, limit)});
+  }
+  return ranges;
+}
+
+// A sample is read by one thread: its runs are short, and a parallel region
+// per run would cost more in start-up and barriers than the reading.
+bool in_parallel(const std::vector<RowRange>& ranges) { return ranges.size() == 1; }
+
+template <class T>
+void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a, const std::vector<RowRange>& ranges) {
   // Rows are sorted, so a row's first and last entries give its extent.
   index_t lower = 0, upper = 0;
-#pragma omp parallel for reduction(max : lower, upper) schedule(static)
-  for (index_t r = 0; r < a.rows; ++r) {
-    if (a.row_ptr[r] == a.row_ptr[r + 1]) continue;
-    lower = std::max(lower, r - a.col_idx[a.row_ptr[r]]);
-    upper = std::max(upper, a.col_idx[a.row_ptr[r + 1] - 1] - r);
+  for (const RowRange& range : ranges) {
+#pragma omp parallel for reduction(max : lower, upper) schedule(static) if (in_parallel(ranges))
+    for (index_t r = range.begin; r < range.end; ++r) {
+      if (a.row_ptr[r] == a.row_ptr[r + 1]) continue;
+      lower = std::max(lower, r - a.col_idx[a.row_ptr[r]]);
+      upper = std::max(upper, a.col_idx[a.row_ptr[r + 1] - 1] - r);
+    }
   }
   stats.lower_bandwidth = lower;
   stats.upper_bandwidth = upper;
   if (a.nnz() == 0) return;
   // One flag per diagonal j - i in [-(rows - 1), cols - 1].
   std::vector<std::uint8_t> occupied(static_cast<std::size_t>(a.rows) + a.cols - 1, 0);
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (index_t r = 0; r < a.rows; ++r)
-    for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-      const std::size_t diagonal = static_cast<std::size_t>(a.col_idx[k]) + (a.rows - 1 - r);
+  for (const RowRange& range : ranges) {
+#pragma omp parallel for schedule(dynamic, 1024) if (in_parallel(ranges))
+    for (index_t r = range.begin; r < range.end; ++r)
+      for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+        const std::size_t diagonal = static_cast<std::size_t>(a.col_idx[k]) + (a.rows - 1 - r);
 #pragma omp atomic write
-      occupied[diagonal] = 1;
-    }
+        occupied[diagonal] = 1;
+      }
+  }
   std::int64_t count = 0;
   for (std::uint8_t flag : occupied) count += flag;
   stats.occupied_diagonals = static_cast<index_t>(count);
 }
 
 template <class T>
-BlockDensity block_density(const Csr<T>& a, index_t block_rows, index_t block_cols) {
+BlockDensity block_density(const Csr<T>& a, index_t block_rows, index_t block_cols,
+                           const std::vector<RowRange>& ranges) {
   if (block_rows < 1 || block_cols < 1)
     throw InvalidArgument("block density: block shape " + std::to_string(block_rows) + " x " +
                           std::to_string(block_cols) + " must be at least 1 x 1");
   BlockDensity result;
   result.block_rows = block_rows;
   result.block_cols = block_cols;
-  const index_t block_row_count = a.rows / block_rows + (a.rows % block_rows != 0);
   const index_t block_col_count = a.cols / block_cols + (a.cols % block_cols != 0);
-  std::int64_t occupied = 0;
-#pragma omp parallel reduction(+ : occupied)
+  std::int64_t occupied = 0, entries = 0;
+#pragma omp parallel reduction(+ : occupied, entries) if (in_parallel(ranges))
   {
     // last_block_row[J]: the last block row that counted block column J.
     std::vector<index_t> last_block_row(static_cast<std::size_t>(block_col_count), -1);
+    for (const RowRange& range : ranges) {
+      // The block rows the range touches; each counts only the range's rows.
+      const index_t first_block_row = range.begin / block_rows;
+      const index_t end_block_row = range.end / block_rows + (range.end % block_rows != 0);
 #pragma omp for schedule(dynamic, 64)
-    for (index_t block_row = 0; block_row < block_row_count; ++block_row) {
-      const index_t first = a.row_ptr[block_row * block_rows];
-      const index_t end =
-          a.row_ptr[std::min<std::int64_t>(a.rows, std::int64_t{block_row + 1} * block_rows)];
-      for (index_t k = first; k < end; ++k) {
-        const index_t block_col = a.col_idx[k] / block_cols;
-        if (last_block_row[block_col] != block_row) {
-          last_block_row[block_col] = block_row;
-          ++occupied;
+      for (index_t block_row = first_block_row; block_row < end_block_row; ++block_row) {
+        const std::int64_t top = std::int64_t{block_row} * block_rows;
+        const index_t first = a.row_ptr[std::max<std::int64_t>(top, range.begin)];
+        const index_t end = a.row_ptr[std::min<std::int64_t>(top + block_rows, range.end)];
+        entries += end - first;
+        for (index_t k = first; k < end; ++k) {
+          const index_t block_col = a.col_idx[k] / block_cols;
+          if (last_block_row[block_col] != block_row) {
+            last_block_row[block_col] = block_row;
+            ++occupied;
+          }
         }
       }
     }
   }
   result.occupied_blocks = occupied;
-  if (occupied > 0)
-    result.density = a.nnz() / (static_cast<double>(occupied) * block_rows * block_cols);
+  if (occupied > 0) result.density = entries / (static_cast<double>(occupied) * block_rows * block_cols);
   return result;
 }
 
@@ -110,21 +154,23 @@ BlockDensity block_density(const Csr<T>& a, index_t block_rows, index_t block_co
 // search in the sorted row c. Compares values on the way. No transpose is
 // built, so the check needs no memory and stops at the first failure.
 template <class T>
-void fill_symmetry(MatrixStats& stats, const Csr<T>& a) {
+void fill_symmetry(MatrixStats& stats, const Csr<T>& a, const std::vector<RowRange>& ranges) {
   if (a.rows != a.cols) return;
   bool pattern = true, values = true;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(&& : pattern, values)
-  for (index_t r = 0; r < a.rows; ++r) {
-    if (!pattern) continue;  // another row already failed (seen by this thread)
-    for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1] && pattern; ++k) {
-      const index_t c = a.col_idx[k];
-      const auto row_c_begin = a.col_idx.begin() + a.row_ptr[c];
-      const auto row_c_end = a.col_idx.begin() + a.row_ptr[c + 1];
-      const auto mirror = std::lower_bound(row_c_begin, row_c_end, r);
-      if (mirror == row_c_end || *mirror != r) {
-        pattern = false;
-      } else if (!(a.values[mirror - a.col_idx.begin()] == a.values[k])) {
-        values = false;
+  for (const RowRange& range : ranges) {
+#pragma omp parallel for schedule(dynamic, 1024) reduction(&& : pattern, values) if (in_parallel(ranges))
+    for (index_t r = range.begin; r < range.end; ++r) {
+      if (!pattern) continue;  // another row already failed (seen by this thread)
+      for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1] && pattern; ++k) {
+        const index_t c = a.col_idx[k];
+        const auto row_c_begin = a.col_idx.begin() + a.row_ptr[c];
+        const auto row_c_end = a.col_idx.begin() + a.row_ptr[c + 1];
+        const auto mirror = std::lower_bound(row_c_begin, row_c_end, r);
+        if (mirror == row_c_end || *mirror != r) {
+          pattern = false;
+        } else if (!(a.values[mirror - a.col_idx.begin()] == a.values[k])) {
+          values = false;
+        }
       }
     }
   }
@@ -233,14 +279,28 @@ MatrixStats analyse(const Csr<T>& a, const StatsOptions& options) {
   std::vector<index_t> lengths(static_cast<std::size_t>(a.rows));
   for (index_t r = 0; r < a.rows; ++r) lengths[r] = a.row_length(r);
   fill_row_length_stats(stats, lengths);
-  fill_diagonal_stats(stats, a);
-  for (const auto& [block_rows, block_cols] : options.block_sizes)
-    stats.block_density.push_back(block_density(a, block_rows, block_cols));
-  if (options.symmetry) fill_symmetry(stats, a);
   if (options.distinct_value_limit & (options.distinct_value_limit - 1))
     throw InvalidArgument("analyse: distinct_value_limit must be 0 or a power of two (got " +
                           std::to_string(options.distinct_value_limit) + ")");
-  stats.distinct_values = count_distinct_values(a.values, options.distinct_value_limit);
+  const std::vector<RowRange> ranges = rows_to_read(a, options.sample_nonzeros);
+  for (const RowRange& range : ranges) {
+    stats.sampled_rows += range.end - range.begin;
+    stats.sampled_nnz += a.row_ptr[range.end] - a.row_ptr[range.begin];
+  }
+  fill_diagonal_stats(stats, a, ranges);
+  for (const auto& [block_rows, block_cols] : options.block_sizes)
+    stats.block_density.push_back(block_density(a, block_rows, block_cols, ranges));
+  if (options.symmetry) fill_symmetry(stats, a, ranges);
+  if (ranges.size() == 1) {
+    stats.distinct_values = count_distinct_values(a.values, options.distinct_value_limit);
+  } else {
+    std::vector<T> sample;
+    sample.reserve(static_cast<std::size_t>(stats.sampled_nnz));
+    for (const RowRange& range : ranges)
+      sample.insert(sample.end(), a.values.begin() + a.row_ptr[range.begin],
+                    a.values.begin() + a.row_ptr[range.end]);
+    stats.distinct_values = count_distinct_values(sample, options.distinct_value_limit);
+  }
   return stats;
 }
 

@@ -26,6 +26,8 @@ StatsOptions selector_stats_options() {
   options.block_sizes = {{4, 4}, {4, 64}};
   options.symmetry = false;
   options.distinct_value_limit = 1024;
+  // A fixed budget: the selection costs the same on a matrix of any size.
+  options.sample_nonzeros = std::int64_t{1} << 18;
   return options;
 }
 
@@ -38,8 +40,12 @@ SelectorFeatures selector_features(const MatrixStats& stats, std::size_t value_b
   const double l2 = std::max<double>(static_cast<double>(device.l2_bytes), 1);
   const double product_bytes =
       static_cast<double>(csr_product_bytes(stats.rows, stats.cols, stats.nnz, value_bytes));
+  // The structure statistics may come from a sample of rows (StatsOptions::
+  // sample_nonzeros): relate them to the sample's rows and entries.
+  const double sampled_rows = std::max<double>(stats.sampled_rows, 1);
+  const double sampled_nnz = std::max<double>(static_cast<double>(stats.sampled_nnz), 1);
   // DIA stores one slot per row for every occupied diagonal.
-  const double dia_fill = static_cast<double>(stats.occupied_diagonals) * std::min(rows, cols) / nnz;
+  const double dia_fill = static_cast<double>(stats.occupied_diagonals) * std::min(sampled_rows, cols) / sampled_nnz;
   const double bandwidth = static_cast<double>(stats.lower_bandwidth) + stats.upper_bandwidth + 1;
 
   SelectorFeatures f;
@@ -58,12 +64,13 @@ SelectorFeatures selector_features(const MatrixStats& stats, std::size_t value_b
   add("empty_row_fraction", stats.empty_rows / rows);
   add("log2_ell_padding_ratio", log2_of(stats.ell_padding_ratio));
   add("log2_dia_fill", log2_of(dia_fill));
-  add("log2_diagonals_per_mean_row_length", log2_of(stats.occupied_diagonals / mean));
+  add("log2_diagonals_per_mean_row_length",
+      log2_of(stats.occupied_diagonals / std::max(sampled_nnz / sampled_rows, 1e-3)));
   add("hyb_coo_fraction", static_cast<double>(stats.hyb_coo_nnz) / nnz);
   add("log2_bandwidth_per_cols", log2_of(bandwidth / cols));
   add("block_density_4x4", block_density(stats, 4, 4));
   add("block_density_4x64", block_density(stats, 4, 64));
-  add("log2_distinct_values_per_nnz", log2_of(static_cast<double>(stats.distinct_values) / nnz));
+  add("log2_distinct_values_per_nnz", log2_of(static_cast<double>(stats.distinct_values) / sampled_nnz));
   return f;
 }
 

@@ -312,6 +312,56 @@ TEST(Stats, StencilsAreSymmetricWithTwoValuesAndKnownDiagonals) {
   EXPECT_EQ(box.row_length.min, 8);
 }
 
+TEST(Stats, ASampleAsLargeAsTheMatrixIsTheWholeMatrix) {
+  const Csr<double> a = gen_uniform_random(500, 400, 7, 11);
+  StatsOptions sampled;
+  sampled.sample_nonzeros = a.nnz();
+  const MatrixStats whole = analyse(a), same = analyse(a, sampled);
+  EXPECT_EQ(same.sampled_rows, a.rows);
+  EXPECT_EQ(same.sampled_nnz, a.nnz());
+  EXPECT_EQ(whole.sampled_nnz, a.nnz());
+  EXPECT_EQ(same.occupied_diagonals, whole.occupied_diagonals);
+  EXPECT_EQ(same.distinct_values, whole.distinct_values);
+  EXPECT_EQ(same.block_density[1].occupied_blocks, whole.block_density[1].occupied_blocks);
+}
+
+// A stencil looks the same everywhere: a sample sees its diagonals and its
+// bandwidth exactly, its block density nearly (wide blocks less so: the runs
+// start at multiples of 64 rows, which alias with the grid's lines), and
+// reads about the budget.
+TEST(Stats, ASampledStencilHasTheWholeStencilsStructure) {
+  const index_t n = 40;
+  const Csr<double> a = gen_stencil_3d(n, n, n, 27);
+  StatsOptions sampled;
+  sampled.sample_nonzeros = 20000;
+  const MatrixStats whole = analyse(a), sample = analyse(a, sampled);
+  EXPECT_LT(sample.sampled_nnz, 2 * sampled.sample_nonzeros);
+  EXPECT_GT(sample.sampled_nnz, sampled.sample_nonzeros / 2);
+  EXPECT_LT(sample.sampled_rows, a.rows / 10);
+  EXPECT_EQ(sample.occupied_diagonals, 27);
+  EXPECT_EQ(sample.upper_bandwidth, whole.upper_bandwidth);
+  EXPECT_EQ(sample.distinct_values, whole.distinct_values);
+  EXPECT_EQ(sample.row_length_histogram, whole.row_length_histogram);  // always every row
+  for (std::size_t b = 0; b < whole.block_density.size(); ++b) {
+    const double tolerance = whole.block_density[b].block_cols < 64 ? 0.05 : 0.25;
+    EXPECT_NEAR(sample.block_density[b].density, whole.block_density[b].density,
+                tolerance * whole.block_density[b].density);
+  }
+}
+
+// Fewer rows than sample runs (a few long rows): the sample stays within the
+// matrix and still reads some rows.
+TEST(Stats, ASampleOfAFewLongRows) {
+  const Csr<double> a = gen_uniform_random(3, 100000, 50000, 5);
+  StatsOptions sampled;
+  sampled.sample_nonzeros = 1000;
+  const MatrixStats s = analyse(a, sampled);
+  EXPECT_GE(s.sampled_rows, 1);
+  EXPECT_LE(s.sampled_rows, 3);
+  EXPECT_EQ(s.row_length.max, 50000);
+  EXPECT_GT(s.occupied_diagonals, 0);
+}
+
 TEST(Stats, FloatMatchesDouble) {
   const Csr<double> a = gen_uniform_random(300, 200, 5, 3);
   const MatrixStats d = analyse(a);

@@ -6,6 +6,7 @@
 // Files ending in .gz are read through zlib.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,15 +23,28 @@ FileFormat file_format_from_name(const std::string& name);
 // throws InvalidArgument naming the path when the extension is unknown.
 FileFormat file_format_from_path(const std::string& path);
 
+// Every reader treats its file as hostile: sizes are checked against the
+// file's length before anything is allocated, and the work done is bounded
+// by that length, not by the dimensions a header claims.
 struct ReadOptions {
-  // NaN and Inf values are refused unless this is set.
+  // NaN and Inf values are refused (by all three readers) unless this is set.
   bool allow_nonfinite = false;
+  // The most rows or columns a file may have (Matrix Market size line, .spmv
+  // header, LIBSVM's largest feature index). 0: the larger of dimension_floor
+  // and the file's length in bytes (after decompression). Everything done
+  // with a matrix costs memory and time in proportion to its dimensions, so a
+  // few bytes must not be able to ask for 2^31 of them.
+  std::int64_t max_dimension = 0;
+  static constexpr std::int64_t dimension_floor = std::int64_t{1} << 20;
+  // The most bytes a gzip-compressed file may inflate to; 0: no limit.
+  std::int64_t max_inflated_bytes = 0;
 };
 
 // Matrix Market: coordinate (real, integer, pattern; general, symmetric,
 // skew-symmetric) and array (dense) forms. Symmetric forms are expanded.
-// complex and hermitian are refused with a message naming them. A `vector`
-// object is read as an n x 1 matrix.
+// hermitian is read as symmetric (the field is real: a real hermitian
+// matrix is symmetric); complex is refused with a message naming it. A
+// `vector` object is read as an n x 1 matrix.
 template <class T>
 Csr<T> read_matrix_market(const std::string& path, const ReadOptions& options = {});
 template <class T>
@@ -52,7 +66,7 @@ void write_libsvm(const std::string& path, const LabeledMatrix<T>& data);
 // Binary .spmv: versioned header, sizes, value type, CRC-32 checksum of the
 // payload. Reading converts the stored value type to T.
 template <class T>
-Csr<T> read_binary(const std::string& path);
+Csr<T> read_binary(const std::string& path, const ReadOptions& options = {});
 template <class T>
 void write_binary(const std::string& path, const Csr<T>& a);
 

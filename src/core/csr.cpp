@@ -172,9 +172,12 @@ void validate(const Csr<T>& a) {
       static_cast<std::size_t>(a.row_ptr[a.rows]) != a.col_idx.size() ||
       a.col_idx.size() != a.values.size())
     throw InvalidArgument("CSR matrix: array sizes are inconsistent");
-  for (index_t r = 0; r < a.rows; ++r) {
+  // All row pointers first: with them non-decreasing from 0 to nnz, every
+  // entry visited below lies inside col_idx, whatever the arrays hold.
+  for (index_t r = 0; r < a.rows; ++r)
     if (a.row_ptr[r + 1] < a.row_ptr[r])
       throw InvalidArgument("CSR matrix: row_ptr decreases at row " + std::to_string(r));
+  for (index_t r = 0; r < a.rows; ++r) {
     for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
       const index_t c = a.col_idx[k];
       if (c < 0 || c >= a.cols)

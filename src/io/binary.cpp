@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -34,6 +35,7 @@
 
 #include "io/io_error.hpp"
 #include "io/output_file.hpp"
+#include "io/read_limits.hpp"
 #include "io/value_type_name.hpp"
 #include "spmv/error.hpp"
 #include "spmv/io.hpp"
@@ -150,7 +152,7 @@ class MappedFile {
   std::uint64_t size_ = 0;
 };
 
-Header decode_header(const MappedFile& file, const std::string& path) {
+Header decode_header(const MappedFile& file, const std::string& path, const ReadOptions& options) {
   auto fail = [&](const std::string& problem) { throw ParseError(path, 0, problem); };
   if (file.size() < header_bytes + checksum_bytes)
     fail("too short for a .spmv file (" + std::to_string(file.size()) + " bytes)");
@@ -172,6 +174,10 @@ Header decode_header(const MappedFile& file, const std::string& path) {
     fail("negative size in the header (" + std::to_string(header.rows) + " x " +
          std::to_string(header.cols) + ", " + std::to_string(header.nnz) + " non-zeros)");
   check_index_range(header.rows, header.cols, header.nnz, path.c_str());
+  // rows and nnz are bounded by the file's length below; cols is not.
+  const std::int64_t limit = io::dimension_limit(options, file.size());
+  if (header.cols > limit)
+    throw SizeError(path + ": " + io::dimension_refusal("column count", header.cols, limit, file.size()));
   const std::uint64_t expected = offsets_of(header).file_size;
   if (file.size() != expected)
     fail("the file has " + std::to_string(file.size()) + " bytes but its header (" +
@@ -218,6 +224,16 @@ std::int64_t copy_values(const unsigned char* bytes, std::size_t count, std::vec
   }
 }
 
+// The position of the first NaN or Inf among `count` values, or -1. One
+// branch-free pass (it vectorises) and a search only when there is one.
+template <class T>
+std::int64_t first_nonfinite(const T* values, std::size_t count) {
+  bool all_finite = true;
+  for (std::size_t k = 0; k < count; ++k) all_finite &= values[k] - values[k] == T(0);
+  if (all_finite) return -1;
+  return std::find_if(values, values + count, [](T v) { return !std::isfinite(v); }) - values;
+}
+
 // Runs both tasks, on two OpenMP threads when there are two; rethrows the
 // first task's exception after both have finished.
 void run_two_tasks(const std::function<void()>& first, const std::function<void()>& second) {
@@ -259,9 +275,9 @@ void write_binary(const std::string& path, const Csr<T>& a) {
 }
 
 template <class T>
-Csr<T> read_binary(const std::string& path) {
+Csr<T> read_binary(const std::string& path, const ReadOptions& options) {
   const MappedFile file(path);
-  const Header header = decode_header(file, path);
+  const Header header = decode_header(file, path, options);
   const Offsets offsets = offsets_of(header);
   const unsigned char* bytes = file.data();
   const auto nnz = static_cast<std::size_t>(header.nnz);
@@ -304,6 +320,12 @@ Csr<T> read_binary(const std::string& path) {
          std::to_string(computed_crc) + "): the file is corrupt");
   if (first_overflow >= 0)
     fail("value " + std::to_string(first_overflow) + " is outside the range of " + io::type_name<T>());
+  if (!options.allow_nonfinite) {
+    const std::int64_t nonfinite = first_nonfinite(a.values.data(), a.values.size());
+    if (nonfinite >= 0)
+      fail("value " + std::to_string(nonfinite) + " is " + std::to_string(a.values[nonfinite]) +
+           ", not finite (NaN and Inf are refused unless ReadOptions::allow_nonfinite is set)");
+  }
   try {
     validate(a);
   } catch (const InvalidArgument& e) {
@@ -314,7 +336,7 @@ Csr<T> read_binary(const std::string& path) {
 
 template void write_binary(const std::string&, const Csr<float>&);
 template void write_binary(const std::string&, const Csr<double>&);
-template Csr<float> read_binary(const std::string&);
-template Csr<double> read_binary(const std::string&);
+template Csr<float> read_binary(const std::string&, const ReadOptions&);
+template Csr<double> read_binary(const std::string&, const ReadOptions&);
 
 }  // namespace spmv

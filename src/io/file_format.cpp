@@ -53,7 +53,7 @@ Csr<T> read_matrix(const std::string& path, FileFormat format, const ReadOptions
   switch (format) {
     case FileFormat::matrix_market: return read_matrix_market<T>(path, options);
     case FileFormat::libsvm: return read_libsvm<T>(path, options).features;
-    case FileFormat::binary: return read_binary<T>(path);
+    case FileFormat::binary: return read_binary<T>(path, options);
   }
   throw InvalidArgument("unknown file format");
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "io/io_error.hpp"
 #include "spmv/error.hpp"
@@ -41,10 +42,12 @@ std::string read_plain(std::FILE* file, const std::string& path) {
   return text;
 }
 
-std::string read_gzip(const std::string& path) {
+// Grows the text as the stream inflates (a small file cannot make us
+// allocate much before its data arrive), doubling the read size up to 1 GiB.
+std::string read_gzip(const std::string& path, std::int64_t max_inflated_bytes) {
   // Big reads through a big zlib buffer: inflate dominates, not call overhead.
   constexpr unsigned zlib_buffer_bytes = 1u << 20;
-  constexpr std::size_t first_chunk_bytes = std::size_t{1} << 24;
+  constexpr std::size_t first_chunk_bytes = std::size_t{1} << 16;
   std::unique_ptr<gzFile_s, GzCloser> gz(gzopen(path.c_str(), "rb"));
   if (!gz) throw_io_error("open", path);
   gzbuffer(gz.get(), zlib_buffer_bytes);
@@ -56,6 +59,9 @@ std::string read_gzip(const std::string& path) {
     const int got = gzread(gz.get(), text.data() + used, static_cast<unsigned>(chunk));
     if (got < 0) break;  // reported below through gzerror
     used += static_cast<std::size_t>(got);
+    if (max_inflated_bytes > 0 && used > static_cast<std::size_t>(max_inflated_bytes))
+      throw SizeError(path + ": inflates to more than " + std::to_string(max_inflated_bytes) +
+                      " bytes (ReadOptions::max_inflated_bytes)");
     if (static_cast<std::size_t>(got) < chunk) break;
     chunk = std::min<std::size_t>(used, std::size_t{1} << 30);
   }
@@ -71,12 +77,12 @@ std::string read_gzip(const std::string& path) {
 
 }  // namespace
 
-std::string read_whole_file(const std::string& path) {
+std::string read_whole_file(const std::string& path, std::int64_t max_inflated_bytes) {
   FilePtr file(std::fopen(path.c_str(), "rb"));
   if (!file) throw_io_error("open", path);
   if (starts_with_gzip_magic(file.get(), path)) {
     file.reset();
-    return read_gzip(path);
+    return read_gzip(path, max_inflated_bytes);
   }
   return read_plain(file.get(), path);
 }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "io/input_file.hpp"
+#include "io/read_limits.hpp"
 #include "io/text_cursor.hpp"
 #include "io/text_writer.hpp"
 #include "spmv/error.hpp"
@@ -24,8 +25,10 @@ bool starts_with(const char* text, const char* prefix) {
 }
 
 // Reads the index:value pairs of one line into `a`; returns the largest index.
+// `index_limit` is the largest index (column count) the file may reach.
 template <class T>
-std::int64_t read_features(TextCursor& cursor, Csr<T>& a, const ReadOptions& options) {
+std::int64_t read_features(TextCursor& cursor, Csr<T>& a, const ReadOptions& options,
+                           std::int64_t index_limit) {
   std::int64_t previous = 0;
   while (true) {
     cursor.skip_blanks();
@@ -39,6 +42,8 @@ std::int64_t read_features(TextCursor& cursor, Csr<T>& a, const ReadOptions& opt
     if (index > max_index)
       cursor.fail_size_at(start, "feature index " + std::to_string(index) +
                                      " exceeds the 32-bit index limit " + std::to_string(max_index));
+    if (index > index_limit)
+      cursor.fail_size_at(start, io::dimension_refusal("feature index", index, index_limit, cursor.total_bytes()));
     if (index <= previous)
       cursor.fail_at(start, "feature index " + std::to_string(index) + " does not follow " +
                                 std::to_string(previous) + " in increasing order (LIBSVM needs ascending indices)");
@@ -54,8 +59,9 @@ std::int64_t read_features(TextCursor& cursor, Csr<T>& a, const ReadOptions& opt
 
 template <class T>
 LabeledMatrix<T> read_libsvm(const std::string& path, const ReadOptions& options, index_t min_cols) {
-  const std::string text = io::read_whole_file(path);
+  const std::string text = io::read_whole_file(path, options.max_inflated_bytes);
   TextCursor cursor(path, text);
+  const std::int64_t index_limit = io::dimension_limit(options, cursor.total_bytes());
   LabeledMatrix<T> data;
   Csr<T>& a = data.features;
   std::int64_t largest_index = 0;
@@ -74,7 +80,7 @@ LabeledMatrix<T> read_libsvm(const std::string& path, const ReadOptions& options
     if (starts_with(cursor.position(), "qid:")) {
       while (!cursor.at_field_end()) cursor.advance();
     }
-    largest_index = std::max(largest_index, read_features(cursor, a, options));
+    largest_index = std::max(largest_index, read_features(cursor, a, options, index_limit));
     if (a.col_idx.size() > static_cast<std::size_t>(max_index))
       cursor.fail_size_at(cursor.position(), "more non-zeros than the 32-bit index limit " + std::to_string(max_index));
     a.row_ptr.push_back(static_cast<index_t>(a.col_idx.size()));

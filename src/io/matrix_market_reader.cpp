@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "io/input_file.hpp"
+#include "io/read_limits.hpp"
 #include "io/text_cursor.hpp"
 #include "spmv/error.hpp"
 #include "spmv/io.hpp"
@@ -107,11 +108,10 @@ Banner read_banner(TextCursor& cursor) {
   if (symmetry == "general") banner.symmetry = MmSymmetry::general;
   else if (symmetry == "symmetric") banner.symmetry = MmSymmetry::symmetric;
   else if (symmetry == "skew-symmetric") banner.symmetry = MmSymmetry::skew_symmetric;
-  else if (symmetry == "hermitian")
-    refuse(4, "hermitian matrices are not supported (banner symmetry 'hermitian'); spmv reads "
-              "general, symmetric and skew-symmetric matrices");
+  // Complex fields are refused above, and a real hermitian matrix is symmetric.
+  else if (symmetry == "hermitian") banner.symmetry = MmSymmetry::symmetric;
   else refuse(4, "unknown symmetry '" + words[4].second +
-                     "' in the banner (expected general, symmetric or skew-symmetric)");
+                     "' in the banner (expected general, symmetric, skew-symmetric or hermitian)");
 
   if (banner.format == MmFormat::array && banner.field == MmField::pattern)
     refuse(3, "the pattern field needs the coordinate format (an array stores values)");
@@ -133,7 +133,7 @@ std::int64_t read_count(TextCursor& cursor, const char* what, std::int64_t limit
   return value;
 }
 
-SizeLine read_size_line(TextCursor& cursor, const Banner& banner) {
+SizeLine read_size_line(TextCursor& cursor, const Banner& banner, const ReadOptions& options) {
   cursor.skip_empty_and_comment_lines('%');
   if (cursor.at_end()) cursor.fail_at_last_line("missing size line: the file ends after the header");
   const char* line_start = cursor.position();
@@ -148,6 +148,11 @@ SizeLine read_size_line(TextCursor& cursor, const Banner& banner) {
   }
   if (coordinate) size.entries = read_count(cursor, "entry count", max_index);
   cursor.finish_line();
+
+  const std::int64_t limit = io::dimension_limit(options, cursor.total_bytes());
+  for (const auto& [quantity, value] : {std::pair{"row count", size.rows}, std::pair{"column count", size.cols}})
+    if (value > limit)
+      cursor.fail_size_at(line_start, io::dimension_refusal(quantity, value, limit, cursor.total_bytes()));
 
   if (banner.symmetry != MmSymmetry::general && size.rows != size.cols)
     cursor.fail_at(line_start, "a symmetric or skew-symmetric matrix must be square, the size line "
@@ -218,14 +223,16 @@ template <class T>
 Coo<T> read_coordinate_entries(TextCursor& cursor, const Banner& banner, const SizeLine& size,
                                const ReadOptions& options) {
   Coo<T> coo = empty_coo<T>(size);
-  // The size line may lie: reserve no more than the shortest lines could hold.
-  const std::size_t reservation = static_cast<std::size_t>(
-      std::min<std::int64_t>(size.entries, cursor.remaining_bytes() / 4 + 1));
+  const bool is_vector = banner.object == MmObject::vector;
+  // The size line may lie: reserve no more than the rest of the file can
+  // hold, each line at least a digit and a blank or newline per number.
+  const int numbers_per_line = (is_vector ? 1 : 2) + (banner.field == MmField::pattern ? 0 : 1);
+  const auto reservation = static_cast<std::size_t>(
+      std::min<std::int64_t>(size.entries, (cursor.remaining_bytes() + 1) / (2 * numbers_per_line)));
   coo.row_idx.reserve(reservation);
   coo.col_idx.reserve(reservation);
   coo.values.reserve(reservation);
 
-  const bool is_vector = banner.object == MmObject::vector;
   const bool skew = banner.symmetry == MmSymmetry::skew_symmetric;
   const bool symmetric = banner.symmetry != MmSymmetry::general;
   TriangleCheck triangle;
@@ -309,10 +316,10 @@ void expand_symmetric(Coo<T>& coo, MmSymmetry symmetry, const std::string& path)
 
 template <class T>
 Csr<T> read_matrix_market(const std::string& path, const ReadOptions& options) {
-  const std::string text = io::read_whole_file(path);
+  const std::string text = io::read_whole_file(path, options.max_inflated_bytes);
   TextCursor cursor(path, text);
   const Banner banner = read_banner(cursor);
-  const SizeLine size = read_size_line(cursor, banner);
+  const SizeLine size = read_size_line(cursor, banner, options);
   Coo<T> coo = banner.format == MmFormat::coordinate
                    ? read_coordinate_entries<T>(cursor, banner, size, options)
                    : read_array_values<T>(cursor, banner, size, options);

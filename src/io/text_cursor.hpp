@@ -70,6 +70,7 @@ class TextCursor {
   const char* position() const { return pos_; }
   bool at_end() const { return pos_ == end_; }
   std::int64_t remaining_bytes() const { return end_ - pos_; }
+  std::uint64_t total_bytes() const { return static_cast<std::uint64_t>(end_ - begin_); }
   char peek() const { return *pos_; }  // NUL at the end
   void advance() { ++pos_; }
 

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "spmv/io.hpp"
@@ -116,6 +117,26 @@ TEST(CliErrors, BadInputGivesExitTwoAndOneLineNamingTheFile) {
   expect_usage_error({"convert", bad, "-o", dir + "/out.spmv"}, "bad.mtx:4:");
   EXPECT_FALSE(std::filesystem::exists(dir + "/out.spmv"));
   expect_usage_error({"bench", bad}, "bad.mtx:4:");
+}
+
+// Files that once crashed, exhausted memory or time, or failed later (issue 17).
+TEST(CliErrors, HostileFilesGiveExitTwoAndOneLineNamingTheFile) {
+  const std::string dir = temp_dir();
+  const std::string bomb = dir + "/bomb.mtx";
+  std::ofstream(bomb) << "%%MatrixMarket matrix coordinate real general\n2000000000 2000000000 2000000000\n";
+  expect_usage_error({"info", bomb}, "bomb.mtx:2: row count 2000000000 is more than a file of");
+  const std::string huge_index = dir + "/huge_index.svm";
+  std::ofstream(huge_index) << "1 2000000000:1\n";
+  expect_usage_error({"info", huge_index}, "huge_index.svm:1: feature index 2000000000");
+  const std::string nan = dir + "/nan.spmv";
+  Csr<double> with_nan;
+  with_nan.rows = with_nan.cols = 1;
+  with_nan.row_ptr = {0, 1};
+  with_nan.col_idx = {0};
+  with_nan.values = {std::numeric_limits<double>::quiet_NaN()};
+  write_binary(nan, with_nan);
+  expect_usage_error({"bench", nan}, "nan.spmv: value 0 is nan, not finite");
+  expect_usage_error({"info", nan}, "nan.spmv");
 }
 
 TEST(CliErrors, UsageErrorsGiveExitTwoAndOneLine) {

@@ -2,7 +2,9 @@
 // every way a damaged file is detected.
 #include <zlib.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 
@@ -124,6 +126,68 @@ TEST(BinaryBadInput, EachDamageIsReported) {
     const std::string path = damaged(c.name, c.damage);
     EXPECT_TRUE(refused_with_parse_error([&] { read_binary<double>(path); }, path, 0, c.fragment));
   }
+}
+
+// A file whose length and checksum agree with its header, built field by field.
+std::string crafted_file(std::int64_t rows, std::int64_t cols, const std::vector<std::int32_t>& row_ptr,
+                         const std::vector<std::int32_t>& col_idx, const std::vector<double>& values) {
+  std::string bytes(header_bytes, '\0');
+  std::memcpy(&bytes[0], "SPMVBIN\0", 8);
+  put<std::uint32_t>(bytes, 8, 1);
+  put<std::uint32_t>(bytes, 12, 2);
+  put<std::int64_t>(bytes, 16, rows);
+  put<std::int64_t>(bytes, 24, cols);
+  put<std::int64_t>(bytes, 32, static_cast<std::int64_t>(col_idx.size()));
+  auto append = [&bytes](const void* data, std::size_t size) { bytes.append(static_cast<const char*>(data), size); };
+  append(row_ptr.data(), row_ptr.size() * 4);
+  append(col_idx.data(), col_idx.size() * 4);
+  bytes.resize((bytes.size() + 7) / 8 * 8, '\0');
+  append(values.data(), values.size() * 8);
+  bytes.resize(bytes.size() + 4);
+  reseal(bytes);
+  return bytes;
+}
+
+// Found by fuzzing (issue 17): an inner row pointer beyond nnz made
+// validate() read past col_idx (heap-buffer-overflow under ASan).
+TEST(BinaryBadInput, InnerRowPointerBeyondTheEntriesIsRefused) {
+  const std::string path =
+      write_scratch_file("inner_row_ptr.spmv", crafted_file(2, 4, {0, 1000, 1}, {0}, {1.0}));
+  EXPECT_TRUE(refused_with_parse_error([&] { read_binary<double>(path); }, path, 0, "row_ptr decreases at row 1"));
+  const std::string negative =
+      write_scratch_file("negative_row_ptr.spmv", crafted_file(2, 4, {0, -7, 1}, {0}, {1.0}));
+  EXPECT_TRUE(refused_with_parse_error([&] { read_binary<double>(negative); }, negative, 0, "row_ptr decreases at row 0"));
+}
+
+TEST(BinaryBadInput, ColumnsBeyondWhatTheFileJustifiesAreASizeError) {
+  const std::string path = write_scratch_file("wide.spmv", crafted_file(1, 2000000000, {0, 0}, {}, {}));
+  try {
+    read_binary<double>(path);
+    ADD_FAILURE() << "accepted 2e9 columns from a 52-byte file";
+  } catch (const SizeError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(path + ": column count 2000000000 is more than a file of 52 bytes", 0), 0u)
+        << e.what();
+  }
+  ReadOptions trusted;
+  trusted.max_dimension = max_index;
+  EXPECT_EQ(read_binary<double>(path, trusted).cols, 2000000000);
+}
+
+// Found by fuzzing (issue 17): a NaN stored in a .spmv file was loaded, and
+// `spmv bench` then failed its verification (exit 1) instead of refusing it.
+TEST(BinaryBadInput, NonFiniteValuesAreRefusedUnlessAllowed) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::string path = write_scratch_file("nan.spmv", crafted_file(2, 2, {0, 1, 2}, {0, 1}, {1.0, nan}));
+  EXPECT_TRUE(refused_with_parse_error([&] { read_binary<double>(path); }, path, 0, "value 1 is nan, not finite"));
+  EXPECT_TRUE(refused_with_parse_error([&] { read_binary<float>(path); }, path, 0, "not finite"));
+  const std::string infinite = write_scratch_file("inf.spmv", crafted_file(1, 1, {0, 1}, {0}, {-inf}));
+  EXPECT_TRUE(refused_with_parse_error([&] { read_binary<double>(infinite); }, infinite, 0, "value 0 is -inf"));
+  ReadOptions allow;
+  allow.allow_nonfinite = true;
+  const Csr<double> a = read_binary<double>(path, allow);
+  EXPECT_TRUE(std::isnan(a.values[1]));
+  EXPECT_EQ(read_binary<double>(infinite, allow).values, std::vector<double>{-inf});
 }
 
 TEST(BinaryBadInput, SizesBeyondInt32AreSizeErrors) {

@@ -108,6 +108,26 @@ TEST(LibsvmBadInput, IndexBeyondInt32IsASizeError) {
   }
 }
 
+// Found by fuzzing (issue 17): one huge feature index in a 15-byte file made
+// `spmv info` work for over 20 s on a matrix of 2e9 columns.
+TEST(LibsvmBadInput, IndexBeyondWhatTheFileJustifiesIsASizeError) {
+  const std::string path = write_scratch_file("one_huge_index.svm", "1 2000000000:1\n");
+  try {
+    read_libsvm<double>(path);
+    ADD_FAILURE() << "accepted a 2e9-column matrix from 15 bytes";
+  } catch (const SizeError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(path + ":1: feature index 2000000000 is more than a file of 15 bytes", 0),
+              0u)
+        << e.what();
+  }
+  ReadOptions trusted;
+  trusted.max_dimension = max_index;
+  EXPECT_EQ(read_libsvm<double>(path, trusted).features.cols, 2000000000);
+  const std::string floor_sized = write_scratch_file(
+      "floor_index.svm", "1 " + std::to_string(ReadOptions::dimension_floor) + ":1\n");
+  EXPECT_EQ(read_libsvm<double>(floor_sized).features.cols, ReadOptions::dimension_floor);
+}
+
 TEST(LibsvmRead, NonFiniteAllowedWhenAsked) {
   const std::string path = write_scratch_file("nonfinite.svm", "nan 1:inf\n");
   ReadOptions options;

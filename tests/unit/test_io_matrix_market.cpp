@@ -69,6 +69,23 @@ TEST(MatrixMarketRead, PatternSymmetric) {
   EXPECT_EQ(a, from_triplets(2, 2, {{0, 0, 1}, {1, 0, 1}, {0, 1, 1}}));
 }
 
+// A real (or integer, or pattern) hermitian matrix equals its transpose:
+// it is symmetric, and read as such (fast_matrix_market does the same).
+TEST(MatrixMarketRead, RealHermitianIsSymmetric) {
+  for (const char* field : {"real", "integer", "pattern"}) {
+    SCOPED_TRACE(field);
+    const bool pattern = std::string(field) == "pattern";
+    const Csr<double> a = read_text(std::string("hermitian_") + field + ".mtx",
+                                    "%%MatrixMarket matrix coordinate " + std::string(field) +
+                                        " hermitian\n2 2 2\n" + (pattern ? "1 1\n2 1\n" : "1 1 4\n2 1 -3\n"));
+    EXPECT_EQ(a, pattern ? from_triplets(2, 2, {{0, 0, 1}, {1, 0, 1}, {0, 1, 1}})
+                         : from_triplets(2, 2, {{0, 0, 4}, {1, 0, -3}, {0, 1, -3}}));
+  }
+  const Csr<double> array = read_text("hermitian_array.mtx",
+                                      "%%MatrixMarket matrix array real hermitian\n2 2\n1\n2\n3\n");
+  EXPECT_EQ(array, from_triplets(2, 2, {{0, 0, 1}, {1, 0, 2}, {0, 1, 2}, {1, 1, 3}}));
+}
+
 TEST(MatrixMarketRead, ArrayIsColumnMajorAndDropsZeros) {
   const Csr<double> a = read_text("array.mtx",
                                   "%%MatrixMarket matrix array real general\n2 3\n"

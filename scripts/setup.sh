@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build needs, only those that are missing.
+# Installs the Debian packages the build needs, only those that are missing;
+# arguments name more packages (scripts/fuzz.sh adds clang's).
 set -euo pipefail
 
 packages=(cmake ninja-build g++ make zlib1g-dev libcli11-dev libfmt-dev nlohmann-json3-dev
-          libgtest-dev libsuitesparse-dev python3-matplotlib)
+          libgtest-dev libsuitesparse-dev python3-matplotlib "$@")
 
 missing=()
 for p in "${packages[@]}"; do

@@ -118,7 +118,7 @@ void select_kernel(Plan& plan, const Csr<T>& a, const DeviceProperties& device,
   std::string passed_over;
   const auto accepted = [&](PlanCandidate& c) {
     if (!c.refusal) {
-      c.refusal = detail::format_refusal(c.kernel, a);
+      c.refusal = detail::format_refusal(c.kernel, a, GpuShape{device.multiprocessors});
       if (!c.refusal->empty()) passed_over += "; " + *c.refusal;
     }
     return c.refusal->empty();

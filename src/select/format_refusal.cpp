@@ -31,15 +31,24 @@ std::string padding_refusal(const std::string& kernel, const FormatFootprint& f)
 }  // namespace
 
 template <class T>
-std::string format_refusal(const std::string& kernel, const Csr<T>& a) {
+std::string format_refusal(const std::string& kernel, const Csr<T>& a, const GpuShape& gpu) {
   using Footprint = std::function<FormatFootprint(const Csr<T>&)>;
-  static const std::map<std::string, Footprint> padded = {
+  // ELLR-T and BRO-ELL round rows up to the threads per row their model picks.
+  const auto modelled_threads_per_row = [&gpu](const Csr<T>& m) {
+    return ellrt_configuration(row_lengths(m), gpu).threads_per_row;
+  };
+  const std::map<std::string, Footprint> padded = {
       {"ell", [](const Csr<T>& m) { return ell_footprint(m); }},
-      {"ellr-t", [](const Csr<T>& m) { return ellpack_r_footprint(m, 1); }},
+      {"ellr-t", [&](const Csr<T>& m) { return ellpack_r_footprint(m, modelled_threads_per_row(m)); }},
       {"dia", [](const Csr<T>& m) { return dia_footprint(m); }},
       {"sell", [](const Csr<T>& m) { return sell_footprint(m); }},
       {"blocked", [](const Csr<T>& m) { return blocked_footprint(m); }},
-      {"bro-ell", [](const Csr<T>& m) { return bro_ell_footprint(m); }},
+      {"bro-ell",
+       [&](const Csr<T>& m) {
+         BroEllOptions options;
+         options.threads_per_row = modelled_threads_per_row(m);
+         return bro_ell_footprint(m, options);
+       }},
       {"bro-hyb", [](const Csr<T>& m) { return bro_hyb_footprint(m); }},
       {"hyb",
        [](const Csr<T>& m) { return hyb_footprint(m, hyb_split_width(row_lengths(m))); }},
@@ -55,7 +64,7 @@ std::string format_refusal(const std::string& kernel, const Csr<T>& a) {
   return found == padded.end() ? std::string() : padding_refusal(kernel, found->second(a));
 }
 
-template std::string format_refusal(const std::string&, const Csr<float>&);
-template std::string format_refusal(const std::string&, const Csr<double>&);
+template std::string format_refusal(const std::string&, const Csr<float>&, const GpuShape&);
+template std::string format_refusal(const std::string&, const Csr<double>&, const GpuShape&);
 
 }  // namespace spmv::detail

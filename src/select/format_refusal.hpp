@@ -6,16 +6,16 @@
 
 #include <string>
 
+#include "spmv/formats/ellpack_r.hpp"
 #include "spmv/matrix.hpp"
 
 namespace spmv::detail {
 
 // Empty when the kernel (with its default parameters) accepts `a`; else the
 // reason. Kernels that store no padding (CSR, COO, segmented, cuSPARSE)
-// never refuse. ELLR-T and BRO-ELL are checked with one thread per row, as
-// their configuration model picks more only for rows long enough that the
-// rounding adds little.
+// never refuse. ELLR-T and BRO-ELL are checked with the threads per row
+// their configuration model picks on `gpu`, as their builders do.
 template <class T>
-std::string format_refusal(const std::string& kernel, const Csr<T>& a);
+std::string format_refusal(const std::string& kernel, const Csr<T>& a, const GpuShape& gpu);
 
 }  // namespace spmv::detail

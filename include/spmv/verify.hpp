@@ -1,7 +1,9 @@
 // Comparing a computed product with the reference.
 //
 // Row i passes when |y_i - ref_i| <= c * eps(T) * (|alpha| * sum_j |a_ij x_j| + |beta y0_i|)
-// where `scale` holds the bracket for each row (see reference_scale). NaN never passes.
+// where `scale` holds the bracket for each row (see reference_scale). NaN never passes;
+// an infinity passes where the reference rounded to T is that infinity (the
+// exact product overflows T).
 #pragma once
 
 #include <cstddef>

@@ -2,6 +2,7 @@
 // JSON consistent with each other (not with any expected speed).
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "test_cli_support.hpp"
@@ -44,6 +45,19 @@ void expect_consistent_row(const json& row, std::int64_t nnz, int k) {
        {"analysis_seconds", "build_seconds", "upload_seconds", "setup_seconds", "matrix_bytes",
         "percent_of_copy_bandwidth", "speedup_vs_cusparse", "payback_products"})
     EXPECT_TRUE(row.contains(field)) << field;
+}
+
+// A valid file of finite values whose products overflow double: the kernel's
+// infinity is the right answer, verified as such (it failed with exit 1, issue 17).
+TEST(CliBench, ProductsThatOverflowAreVerifiedNotFailed) {
+  const std::string path = temp_dir() + "/huge_row.mtx";
+  std::ofstream file(path);
+  file << "%%MatrixMarket matrix coordinate real general\n1 64 64\n";
+  for (int j = 1; j <= 64; ++j) file << "1 " << j << " 1.7e308\n";
+  file.close();
+  const json result = bench_json({path});
+  ASSERT_FALSE(result["results"].empty());
+  for (const json& row : result["results"]) EXPECT_EQ(row["status"], "ok") << row.dump();
 }
 
 TEST(CliBench, CpuBackendOnASampleWritesEveryFigure) {

@@ -14,13 +14,20 @@ namespace {
 std::atomic<long> allocations{0};
 }
 
-void* operator new(std::size_t bytes) {
+// Every form that the replaced delete frees must come from malloc: the
+// nothrow form too (std::stable_sort's buffer), else AddressSanitizer reports
+// an alloc-dealloc mismatch.
+void* operator new(std::size_t bytes, const std::nothrow_t&) noexcept {
   allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(bytes ? bytes : 1)) return p;
+  return std::malloc(bytes ? bytes : 1);
+}
+void* operator new(std::size_t bytes) {
+  if (void* p = operator new(bytes, std::nothrow)) return p;
   throw std::bad_alloc();
 }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace spmv {
 namespace {

@@ -1,9 +1,11 @@
 # The two commands of the README: `make demo` and `make test`. Both install
 # what is missing (scripts/setup.sh), configure and build into build/.
+# `make hardening`: the host tests under ASan + UBSan (build-asan/) and 30 s of
+# each fuzzer (build-fuzz/); CI runs it after `make test`.
 BUILD_DIR ?= build
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build demo test gpu-check clean
+.PHONY: all setup build demo test hardening gpu-check clean
 
 all: build
 
@@ -19,6 +21,10 @@ demo: build
 
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j 2
+
+hardening: setup
+	@bash scripts/sanitize.sh
+	@bash scripts/fuzz.sh 30
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses of fuzz/ with clang (ASan + UBSan, CUDA off)
-# into build-fuzz/ and runs each for SECONDS (default 60) from its seed corpus
-# fuzz/corpus/HARNESS/. Inputs the fuzzer finds go to build-fuzz/corpus/HARNESS/
-# (the seeds in the repository are left as they are); a failing input is saved
-# as build-fuzz/crash-HARNESS-* and fails the script.
+# into build-fuzz/ (or $FUZZ_BUILD_DIR) and runs each for SECONDS (default
+# 60) from its seed corpus fuzz/corpus/HARNESS/. Inputs the fuzzer finds go to
+# build-fuzz/corpus/HARNESS/ (the seeds in the repository are left as they
+# are); a failing input is saved as build-fuzz/crash-HARNESS-* and fails the
+# script.
 #
 # Limits (fuzz/README.md): 10 s per input, 2 GiB resident, and the harness's
 # own heap limit of 10 bytes per input byte plus 32 MiB per read.
@@ -17,7 +18,7 @@ harnesses=("$@")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=(matrix_market libsvm binary operator)
 
 bash scripts/setup.sh clang libclang-rt-14-dev libomp-14-dev
-build_dir=build-fuzz
+build_dir=${FUZZ_BUILD_DIR:-build-fuzz}
 flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DSPMV_CUDA=OFF -DSPMV_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The host unit tests under AddressSanitizer + UndefinedBehaviorSanitizer:
+# builds spmv_unit_tests (and the CLI they run) with CUDA off into
+# build-asan/ (or $SANITIZE_BUILD_DIR) and runs every test not labelled gpu.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+build_dir=${SANITIZE_BUILD_DIR:-build-asan}
+sanitizers="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+cmake -S . -B "$build_dir" -G Ninja -DSPMV_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+  -DCMAKE_CXX_FLAGS="$sanitizers" -DCMAKE_EXE_LINKER_FLAGS="$sanitizers" >/dev/null
+cmake --build "$build_dir" --target spmv_unit_tests
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+cd "$build_dir" && ctest -LE gpu --output-on-failure -j "$(nproc)"

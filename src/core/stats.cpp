@@ -20,28 +20,71 @@ std::size_t histogram_bucket(index_t length) {
   return bucket;
 }
 
-void fill_row_length_stats(MatrixStats& stats, const std::vector<index_t>& lengths) {
-  stats.ell_padding_ratio = 1.0;  // nothing stored, nothing padded
-  if (lengths.empty()) return;
-  const auto [shortest, longest] = std::minmax_element(lengths.begin(), lengths.end());
-  stats.row_length.min = *shortest;
-  stats.row_length.max = *longest;
-  const double mean = static_cast<double>(stats.nnz) / static_cast<double>(lengths.size());
-  double squares = 0;
-  stats.row_length_histogram.assign(histogram_bucket(*longest) + 1, 0);
-  for (index_t length : lengths) {
-    squares += (length - mean) * (length - mean);
-    ++stats.row_length_histogram[histogram_bucket(length)];
+// The Bell-Garland width from rows_of_length[L] (rows of length L, the last
+// entry counting every longer row too) over `rows` rows. The width K needs
+// 3 * count(length >= K) >= rows, so K <= 3 * nnz / rows: longer rows need
+// not be told apart.
+index_t hyb_split_width_of_counts(const std::vector<std::int64_t>& rows_of_length, std::int64_t rows) {
+  constexpr std::int64_t breakeven_rows = 4096;  // CUSP's breakeven_threshold
+  constexpr std::int64_t relative_speed = 3;     // CUSP: ELL 3x as fast as COO
+  const index_t longest = static_cast<index_t>(rows_of_length.size()) - 1;
+  index_t width = 0;
+  std::int64_t at_least = rows - rows_of_length[0];  // rows of length >= width + 1
+  while (width < longest && at_least >= breakeven_rows && relative_speed * at_least >= rows) {
+    ++width;
+    at_least -= rows_of_length[width];
   }
+  return width;
+}
+
+// The longest length rows_of_length must tell apart (see above).
+std::size_t hyb_length_cap(std::int64_t nnz, std::int64_t rows) {
+  return static_cast<std::size_t>(3 * nnz / std::max<std::int64_t>(rows, 1) + 1);
+}
+
+// Row-length statistics, the histogram and the HYB split in one parallel
+// pass over row_ptr.
+template <class T>
+void fill_row_length_stats(MatrixStats& stats, const Csr<T>& a) {
+  stats.ell_padding_ratio = 1.0;  // nothing stored, nothing padded
+  if (a.rows == 0) return;
+  const double mean = static_cast<double>(stats.nnz) / a.rows;
+  constexpr std::size_t buckets = 33;  // histogram_bucket of any 32-bit length
+  const std::size_t cap = hyb_length_cap(stats.nnz, a.rows);
+  index_t shortest = a.row_length(0), longest = shortest;
+  double squares = 0;
+  std::vector<std::int64_t> histogram(buckets, 0), rows_of_length(cap + 1, 0);
+#pragma omp parallel reduction(min : shortest) reduction(max : longest) reduction(+ : squares)
+  {
+    std::vector<std::int64_t> my_histogram(buckets, 0), my_rows_of_length(cap + 1, 0);
+#pragma omp for schedule(static) nowait
+    for (index_t r = 0; r < a.rows; ++r) {
+      const index_t length = a.row_length(r);
+      shortest = std::min(shortest, length);
+      longest = std::max(longest, length);
+      squares += (length - mean) * (length - mean);
+      ++my_histogram[histogram_bucket(length)];
+      ++my_rows_of_length[std::min<std::size_t>(static_cast<std::size_t>(length), cap)];
+    }
+#pragma omp critical
+    for (std::size_t i = 0; i < buckets || i <= cap; ++i) {
+      if (i < buckets) histogram[i] += my_histogram[i];
+      if (i <= cap) rows_of_length[i] += my_rows_of_length[i];
+    }
+  }
+  stats.row_length.min = shortest;
+  stats.row_length.max = longest;
   stats.row_length.mean = mean;
-  stats.row_length.std = std::sqrt(squares / static_cast<double>(lengths.size()));
+  stats.row_length.std = std::sqrt(squares / a.rows);
+  stats.row_length_histogram.assign(histogram.begin(), histogram.begin() + histogram_bucket(longest) + 1);
   stats.empty_rows = stats.row_length_histogram[0];
-  if (stats.nnz > 0)
-    stats.ell_padding_ratio = static_cast<double>(lengths.size()) * *longest / stats.nnz;
-  stats.hyb_ell_width = hyb_split_width(lengths);
-  std::int64_t beyond_width = 0;
-  for (index_t length : lengths) beyond_width += std::max(0, length - stats.hyb_ell_width);
-  stats.hyb_coo_nnz = static_cast<index_t>(beyond_width);
+  if (stats.nnz > 0) stats.ell_padding_ratio = static_cast<double>(a.rows) * longest / stats.nnz;
+  stats.hyb_ell_width = hyb_split_width_of_counts(rows_of_length, a.rows);
+  // Entries beyond the width: nnz minus what the ELL part holds.
+  std::int64_t in_ell = 0;
+  for (std::size_t length = 0; length <= cap; ++length)
+    in_ell += rows_of_length[length] * std::min<std::int64_t>(static_cast<std::int64_t>(length), stats.hyb_ell_width);
+  stats.hyb_coo_nnz = static_cast<index_t>(stats.nnz - in_ell);
 }
 
 // The rows whose entries the structure statistics read: [begin, end) runs.
@@ -53,12 +96,14 @@ struct RowRange {
 // Every row, or (nnz > budget > 0) up to 64 runs of consecutive rows spread
 // evenly over the matrix, each starting at a multiple of 64 rows, holding
 // about budget / 64 entries and ending at a multiple of 8 rows (blocks of up
-// to 8 rows are seen whole) or at the next run's start.
+// to 8 rows are seen whole), at the next run's start, or before an outlying
+// long row.
 template <class T>
 std::vector<RowRange> rows_to_read(const Csr<T>& a, std::int64_t budget) {
   if (budget <= 0 || a.nnz() <= budget) return {{0, a.rows}};
   constexpr index_t runs = 64, start_alignment = 64, end_alignment = 8;
   const std::int64_t per_run = std::max<std::int64_t>(budget / runs, 1);
+  const double mean_row_length = static_cast<double>(a.nnz()) / a.rows;
   std::vector<RowRange> ranges;
   for (index_t i = 0; i < runs; ++i) {
     const index_t begin = static_cast<index_t>(std::int64_t{a.rows} * i / runs / start_alignment * start_alignment);
@@ -69,9 +114,16 @@ std::vector<RowRange> rows_to_read(const Csr<T>& a, std::int64_t budget) {
     // The first row boundary at which the run holds per_run entries.
     const auto enough = std::lower_bound(a.row_ptr.begin() + begin + 1, a.row_ptr.begin() + limit,
                                          a.row_ptr[begin] + per_run);
-    const index_t end = static_cast<index_t>(enough - a.row_ptr.begin());
-    ranges.push_back({begin, std::min((end + end_alignment - 1) / end_alignment * end_alignment, limit)});
+    index_t end = static_cast<index_t>(enough - a.row_ptr.begin());
+    end = std::min((end + end_alignment - 1) / end_alignment * end_alignment, limit);
+    // A row longer than a run's share and far longer than most (a few huge
+    // rows among short ones) ends the run before it: its length is known
+    // from row_ptr, and reading it could cost more than the whole sample.
+    for (index_t r = begin; r < end; ++r)
+      if (a.row_length(r) > per_run && a.row_length(r) > 8 * mean_row_length) end = r;
+    if (end > begin) ranges.push_back({begin, end});
   }
+  if (ranges.empty()) return {{0, a.rows}};  // cannot happen: not every row is far longer than the mean
   return ranges;
 }
 
@@ -94,19 +146,23 @@ void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a, const std::vector<
   stats.lower_bandwidth = lower;
   stats.upper_bandwidth = upper;
   if (a.nnz() == 0) return;
-  // One flag per diagonal j - i in [-(rows - 1), cols - 1].
-  std::vector<std::uint8_t> occupied(static_cast<std::size_t>(a.rows) + a.cols - 1, 0);
+  // One bit per diagonal j - i in [-(rows - 1), cols - 1].
+  std::vector<std::uint64_t> occupied((static_cast<std::size_t>(a.rows) + a.cols + 62) / 64, 0);
   for (const RowRange& range : ranges) {
 #pragma omp parallel for schedule(dynamic, 1024) if (in_parallel(ranges))
     for (index_t r = range.begin; r < range.end; ++r)
       for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
         const std::size_t diagonal = static_cast<std::size_t>(a.col_idx[k]) + (a.rows - 1 - r);
-#pragma omp atomic write
-        occupied[diagonal] = 1;
+        const std::uint64_t bit = std::uint64_t{1} << (diagonal % 64);
+        std::uint64_t& word = occupied[diagonal / 64];
+        if (word & bit) continue;  // already set: skip the atomic
+#pragma omp atomic update
+        word |= bit;
       }
   }
   std::int64_t count = 0;
-  for (std::uint8_t flag : occupied) count += flag;
+#pragma omp parallel for reduction(+ : count) schedule(static)
+  for (std::size_t w = 0; w < occupied.size(); ++w) count += __builtin_popcountll(occupied[w]);
   stats.occupied_diagonals = static_cast<index_t>(count);
 }
 
@@ -256,18 +312,12 @@ std::int64_t count_distinct_values(const std::vector<T>& values, std::size_t lim
 index_t hyb_split_width(const std::vector<index_t>& row_lengths) {
   if (row_lengths.empty()) return 0;
   const std::int64_t rows = static_cast<std::int64_t>(row_lengths.size());
-  const index_t longest = *std::max_element(row_lengths.begin(), row_lengths.end());
-  std::vector<std::int64_t> rows_of_length(static_cast<std::size_t>(longest) + 1, 0);
-  for (index_t length : row_lengths) ++rows_of_length[length];
-  constexpr std::int64_t breakeven_rows = 4096;  // CUSP's breakeven_threshold
-  constexpr std::int64_t relative_speed = 3;     // CUSP: ELL 3x as fast as COO
-  index_t width = 0;
-  std::int64_t at_least = rows - rows_of_length[0];  // rows of length >= width + 1
-  while (width < longest && at_least >= breakeven_rows && relative_speed * at_least >= rows) {
-    ++width;
-    at_least -= rows_of_length[width];
-  }
-  return width;
+  std::int64_t nnz = 0;
+  for (index_t length : row_lengths) nnz += length;
+  const std::size_t cap = hyb_length_cap(nnz, rows);
+  std::vector<std::int64_t> rows_of_length(cap + 1, 0);
+  for (index_t length : row_lengths) ++rows_of_length[std::min<std::size_t>(static_cast<std::size_t>(length), cap)];
+  return hyb_split_width_of_counts(rows_of_length, rows);
 }
 
 template <class T>
@@ -276,9 +326,7 @@ MatrixStats analyse(const Csr<T>& a, const StatsOptions& options) {
   stats.rows = a.rows;
   stats.cols = a.cols;
   stats.nnz = a.nnz();
-  std::vector<index_t> lengths(static_cast<std::size_t>(a.rows));
-  for (index_t r = 0; r < a.rows; ++r) lengths[r] = a.row_length(r);
-  fill_row_length_stats(stats, lengths);
+  fill_row_length_stats(stats, a);
   if (options.distinct_value_limit & (options.distinct_value_limit - 1))
     throw InvalidArgument("analyse: distinct_value_limit must be 0 or a power of two (got " +
                           std::to_string(options.distinct_value_limit) + ")");

@@ -22,6 +22,9 @@ struct PlanCommandOptions {
   std::string backend = "cuda";
   std::string kernel;
   double expected_products = default_expected_products;
+  bool measure = false;
+  int measured_candidates = PlanOptions{}.measured_candidates;
+  std::string plan_cache;
   bool json = false;
   std::string device_name = "described device";
   int device_multiprocessors = 0;
@@ -38,18 +41,24 @@ void print_plan(const Plan& p, const std::string& source) {
              p.options.kernel.empty() ? "(the backend's default kernel)" : p.options.kernel,
              p.format.empty() ? "" : ", format " + p.format, p.tuning);
   fmt::print("reason      {}\n", p.reason);
-  if (p.tuning != "model") return;
+  if (p.candidates.empty()) return;
   fmt::print("predicted   {:.4f} ms per product, {:.3f} ms setup; expected products {:g}\n",
              p.predicted_seconds * 1e3, p.predicted_setup_seconds * 1e3, p.expected_products);
-  fmt::print("planning    analysis {:.3f} ms, selection {:.3f} ms\n\n", p.analysis_seconds * 1e3,
+  fmt::print("planning    analysis {:.3f} ms, selection {:.3f} ms", p.analysis_seconds * 1e3,
              p.selection_seconds * 1e3);
-  fmt::print("{:>4}  {:<20} {:<9} {:<9} {:>12} {:>11} {:>11}  {}\n", "rank", "kernel", "backend", "format",
-             "product ms", "setup ms", "cost ms", "refusal");
+  if (p.tuning == "measured" || p.tuning == "cached")
+    fmt::print(", measurement {:.3f} ms ({} products timed)", p.measurement_seconds * 1e3, p.measured_products);
+  fmt::print("\n\n{:>4}  {:<20} {:<9} {:<9} {:>12} {:>11} {:>11} {:>12} {:>11}  {}\n", "rank", "kernel", "backend",
+             "format", "product ms", "setup ms", "cost ms", "measured ms", "setup ms", "refusal");
+  const auto measured = [](const std::optional<double>& seconds) {
+    return seconds ? fmt::format("{:.4f}", *seconds * 1e3) : std::string("-");
+  };
   int rank = 0;
   for (const PlanCandidate& c : p.candidates)
-    fmt::print("{:>4}  {:<20} {:<9} {:<9} {:>12.4f} {:>11.3f} {:>11.3f}  {}\n", ++rank, c.kernel,
+    fmt::print("{:>4}  {:<20} {:<9} {:<9} {:>12.4f} {:>11.3f} {:>11.3f} {:>12} {:>11}  {}\n", ++rank, c.kernel,
                to_string(c.backend), c.format, c.predicted_seconds * 1e3, c.predicted_setup_seconds * 1e3,
-               c.predicted_cost_seconds * 1e3, c.refusal ? (c.refusal->empty() ? "accepts" : *c.refusal) : "-");
+               c.predicted_cost_seconds * 1e3, measured(c.measured_seconds), measured(c.measured_setup_seconds),
+               c.refusal ? (c.refusal->empty() ? "accepts" : *c.refusal) : "-");
 }
 
 template <class T>
@@ -58,6 +67,9 @@ int run_plan(const PlanCommandOptions& o, const Csr<double>& matrix, const std::
   options.backend = backend_from_string(o.backend.c_str());
   options.kernel = o.kernel;
   options.expected_products = o.expected_products;
+  options.tuning = o.measure ? Tuning::measure : Tuning::model;
+  options.measured_candidates = o.measured_candidates;
+  options.plan_cache = o.plan_cache;
   if (o.device_l2_bytes > 0)
     options.target_device =
         DeviceProperties{o.device_name, o.device_multiprocessors, o.device_l2_bytes, o.device_bandwidth_gbs};
@@ -106,6 +118,15 @@ Command add_plan_command(CLI::App& app) {
       ->check(CLI::IsMember({"cpu", "reference", "cuda", "cusparse"}));
   c->add_option("--kernel", o->kernel, "take this kernel instead of choosing (see 'spmv kernels')");
   add_expected_products_option(*c, o->expected_products);
+  c->add_flag("--measure", o->measure,
+              "build and time the model's best candidates and the best cuSPARSE one on this GPU, keep the "
+              "fastest for setup + expected products, and remember it in the plan cache");
+  c->add_option("--measured-candidates", o->measured_candidates,
+                "how many of the model's best candidates --measure times (default 3, plus cuSPARSE's best)")
+      ->check(CLI::Range(1, 100));
+  c->add_option("--plan-cache", o->plan_cache,
+                "the plan cache file of --measure (default: $SPMV_PLAN_CACHE, else "
+                "$XDG_CACHE_HOME/spmv/plans.jsonl, else ~/.cache/spmv/plans.jsonl)");
   c->add_flag("--json", o->json, "print the plan as JSON (make_operator can take it back)");
   CLI::Option* l2 = c->add_option("--device-l2", o->device_l2_bytes,
                                   "plan for a described device instead of this machine's: its L2 bytes (with "

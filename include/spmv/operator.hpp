@@ -55,6 +55,12 @@ struct DeviceProperties {
 // said: the selector weighs a format's setup against this many products.
 inline constexpr double default_expected_products = 100;
 
+// How the plan chooses among candidates (see plan.hpp).
+enum class Tuning {
+  model,    // the trained model's prediction alone
+  measure,  // the model's best few, built and timed on the device; the winner cached
+};
+
 struct PlanOptions {
   Backend backend = Backend::cpu;
   // Empty: the backend's choice (for cuda, the selector's: see plan.hpp, which
@@ -87,6 +93,18 @@ struct PlanOptions {
   // The device to plan for; empty: the device `device`, read at plan time.
   // Lets a plan be made for another GPU, or where none is present.
   std::optional<DeviceProperties> target_device;
+  // Tuning::measure (cuda backend, no kernel named): builds and times the
+  // model's top measured_candidates and the best cuSPARSE candidate, keeps
+  // the one of least measured setup + expected_products * product, and
+  // remembers it in the plan cache so that the next plan of the same matrix
+  // on the same device costs a look-up.
+  Tuning tuning = Tuning::model;
+  int measured_candidates = 3;
+  // The cache file (JSON lines); empty: $SPMV_PLAN_CACHE, else
+  // $XDG_CACHE_HOME/spmv/plans.jsonl, else ~/.cache/spmv/plans.jsonl.
+  // A corrupt file is read past (its bad lines ignored, the plan's reason
+  // says so); concurrent writers are safe.
+  std::string plan_cache;
 };
 
 struct OperatorDescription {

@@ -38,7 +38,8 @@ struct PlanCandidate {
   double predicted_setup_seconds = 0;  // format build and upload
   // Setup + expected_products * product: what the choice minimises.
   double predicted_cost_seconds = 0;
-  std::optional<double> measured_seconds;  // set by the measure mode
+  std::optional<double> measured_seconds;        // one product, timed by the measure mode
+  std::optional<double> measured_setup_seconds;  // its build and upload, timed by the measure mode
   // Whether the candidate's format refuses this matrix (its memory limit):
   // empty when it accepts it, else the reason. Checked only for the
   // candidates ranked at or above the chosen one (nullopt: not checked).
@@ -55,10 +56,15 @@ struct Plan {
   double predicted_seconds = 0;        // 0 where no model covers the choice
   double predicted_setup_seconds = 0;
   double expected_products = 0;
-  std::string tuning;  // "model" (the selector chose), "forced" (a kernel was named) or "default"
+  // "model" (the selector chose), "measured" (its best candidates were
+  // timed), "cached" (timed before: the plan cache), "forced" (a kernel was
+  // named) or "default" (the backend's own choice).
+  std::string tuning;
   std::string reason;  // why this kernel, in one sentence
   double analysis_seconds = 0;   // analyse()
   double selection_seconds = 0;  // features, predictions, refusal checks
+  double measurement_seconds = 0;  // the measure mode: builds, uploads and timed products
+  int measured_products = 0;       // products the measure mode ran (warm-up included)
   std::optional<DeviceProperties> device;  // the device planned for (cuda plans)
   std::vector<std::pair<std::string, double>> features;  // the model's inputs, in its order
   std::vector<PlanCandidate> candidates;   // best first by predicted cost

@@ -26,6 +26,10 @@ bool cuda_device_present();
 // The current device's name, SM count and L2 size, and its copy bandwidth
 // measured once per process and device (a few milliseconds).
 DeviceProperties current_device_properties();
+// The median of `runs` products y = A x on device operands, after `warmup`
+// untimed ones (the measure mode's timer).
+template <class T>
+double median_product_seconds(Operator<T>& op, int warmup, int runs);
 #endif
 
 // Throws InvalidArgument naming the kernel when `params` holds a name that

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/backends.hpp"
+#include "core/plan_cache.hpp"
 #include "core/permuted_operator.hpp"
 #include "select/features.hpp"
 #include "select/format_refusal.hpp"
@@ -19,6 +20,11 @@
 #include "spmv/stats.hpp"
 
 namespace spmv {
+
+namespace detail {
+template <class T>
+std::unique_ptr<Operator<T>> build_operator(const Plan& plan, const Csr<T>& a);
+}  // namespace detail
 
 std::vector<KernelInfo> kernel_catalogue() {
   std::vector<KernelInfo> all = detail::host_kernels();
@@ -82,13 +88,46 @@ detail::SelectorFeatures describe_matrix(Plan& plan, const Csr<T>& a, const Devi
   return features;
 }
 
+// Whether the candidate's format accepts `a` (checked once; the reason of a
+// refusal is kept in the candidate).
+template <class T>
+bool accepts(PlanCandidate& c, const Csr<T>& a, const DeviceProperties& device) {
+  if (!c.refusal) c.refusal = detail::format_refusal(c.kernel, a, GpuShape{device.multiprocessors});
+  return c.refusal->empty();
+}
+
+// The best-ranked accepting candidate (of cuSPARSE only, when asked), or null.
+template <class T>
+PlanCandidate* first_accepted(Plan& plan, const Csr<T>& a, bool cusparse_only) {
+  for (PlanCandidate& c : plan.candidates)
+    if ((!cusparse_only || c.backend == Backend::cusparse) && accepts(c, a, *plan.device)) return &c;
+  return nullptr;
+}
+
+// "; why" for every candidate checked and refused, best ranked first.
+std::string refusals(const Plan& plan) {
+  std::string text;
+  for (const PlanCandidate& c : plan.candidates)
+    if (c.refusal && !c.refusal->empty()) text += "; " + *c.refusal;
+  return text;
+}
+
+void take(Plan& plan, const PlanCandidate& c) {
+  plan.options.backend = c.backend;
+  plan.options.kernel = c.kernel;
+  plan.format = c.format;
+  plan.predicted_seconds = c.predicted_seconds;
+  plan.predicted_setup_seconds = c.predicted_setup_seconds;
+}
+
 // Fills plan.candidates (best first) from the model and names the winner in
 // plan.options. Candidates are checked for refusal in order until one is
 // accepted, so only those ranked at or above the winner (and the best
 // cuSPARSE one, for the vendor margin) are checked.
 template <class T>
-void select_kernel(Plan& plan, const Csr<T>& a, const DeviceProperties& device,
-                   const detail::SelectorFeatures& features, const detail::SelectorModel& model) {
+void select_kernel(Plan& plan, const Csr<T>& a, const detail::SelectorFeatures& features,
+                   const detail::SelectorModel& model) {
+  const DeviceProperties& device = *plan.device;
   const auto selection_start = clock_type::now();
   const double roofline_seconds = static_cast<double>(csr_product_bytes(a.rows, a.cols, a.nnz(), sizeof(T))) /
                                   (std::max(device.copy_bandwidth_gbs, 1e-3) * 1e9);
@@ -115,26 +154,13 @@ void select_kernel(Plan& plan, const Csr<T>& a, const DeviceProperties& device,
     return x.predicted_cost_seconds < y.predicted_cost_seconds;
   });
 
-  std::string passed_over;
-  const auto accepted = [&](PlanCandidate& c) {
-    if (!c.refusal) {
-      c.refusal = detail::format_refusal(c.kernel, a, GpuShape{device.multiprocessors});
-      if (!c.refusal->empty()) passed_over += "; " + *c.refusal;
-    }
-    return c.refusal->empty();
-  };
-  const auto first_accepted = [&](bool vendor_only) -> PlanCandidate* {
-    for (PlanCandidate& c : plan.candidates)
-      if ((!vendor_only || c.backend == Backend::cusparse) && accepted(c)) return &c;
-    return nullptr;
-  };
-  PlanCandidate* chosen = first_accepted(false);
+  PlanCandidate* chosen = first_accepted(plan, a, false);
   plan.selection_seconds = seconds_since(selection_start);
   if (!chosen) return;
   std::string why = chosen->kernel + " has the least predicted setup + " +
                     std::to_string(static_cast<long long>(plan.expected_products)) + " x product";
   if (chosen->backend != Backend::cusparse) {
-    PlanCandidate* vendor = first_accepted(true);
+    PlanCandidate* vendor = first_accepted(plan, a, true);
     if (vendor && chosen->predicted_cost_seconds > (1 - model.vendor_margin) * vendor->predicted_cost_seconds) {
       why = vendor->kernel + " (cuSPARSE) is predicted within " + std::to_string(int(100 * model.vendor_margin)) +
             "% of " + chosen->kernel + ", the least predicted setup + " +
@@ -142,18 +168,100 @@ void select_kernel(Plan& plan, const Csr<T>& a, const DeviceProperties& device,
       chosen = vendor;
     }
   }
-  plan.options.backend = chosen->backend;
-  plan.options.kernel = chosen->kernel;
-  plan.format = chosen->format;
-  plan.predicted_seconds = chosen->predicted_seconds;
-  plan.predicted_setup_seconds = chosen->predicted_setup_seconds;
+  take(plan, *chosen);
   plan.reason = why + " (" + milliseconds(chosen->predicted_setup_seconds) + " + " +
                 std::to_string(static_cast<long long>(plan.expected_products)) + " x " +
                 milliseconds(chosen->predicted_seconds) + ") of " + std::to_string(plan.candidates.size()) +
-                " candidates" + passed_over +
+                " candidates" + refusals(plan) +
                 (unfamiliar.empty() ? "" : "; not trained on matrices like this one: " + unfamiliar);
   plan.selection_seconds = seconds_since(selection_start);
 }
+
+#ifdef SPMV_HAVE_CUDA
+// Tuning::measure: the plan cache's choice for this matrix and device, else
+// the model's top candidates and the best cuSPARSE one built and timed here,
+// the winner (least measured setup + expected_products x product) cached.
+template <class T>
+void measure_candidates(Plan& plan, const Csr<T>& a) {
+  const auto start = clock_type::now();
+  detail::PlanCache cache(detail::plan_cache_path(plan.options));
+  const std::string key = detail::plan_cache_key(a, *plan.device, plan.expected_products);
+  const std::string expected = std::to_string(static_cast<long long>(plan.expected_products));
+  std::string cache_note;
+  if (!cache.path().empty()) {
+    const std::optional<detail::CachedChoice> cached = cache.find(key);
+    if (cache.corrupt_lines() > 0)
+      cache_note = "; ignored " + std::to_string(cache.corrupt_lines()) + " unreadable lines of the plan cache " +
+                   cache.path();
+    const auto in_plan = std::find_if(plan.candidates.begin(), plan.candidates.end(), [&](const PlanCandidate& c) {
+      return cached && c.backend == cached->backend && c.kernel == cached->kernel;
+    });
+    if (in_plan != plan.candidates.end()) {
+      in_plan->measured_seconds = cached->product_seconds;
+      in_plan->measured_setup_seconds = cached->setup_seconds;
+      take(plan, *in_plan);
+      plan.tuning = "cached";
+      plan.reason = in_plan->kernel + " was measured best for this matrix on this device before (" +
+                    milliseconds(cached->setup_seconds) + " setup + " + expected + " x " +
+                    milliseconds(cached->product_seconds) + "; plan cache " + cache.path() + ")" + cache_note;
+      plan.measurement_seconds = seconds_since(start);
+      return;
+    }
+  }
+  std::vector<PlanCandidate*> to_measure;
+  for (PlanCandidate& c : plan.candidates)
+    if (static_cast<int>(to_measure.size()) < plan.options.measured_candidates && accepts(c, a, *plan.device))
+      to_measure.push_back(&c);
+  PlanCandidate* vendor = first_accepted(plan, a, true);
+  if (vendor && std::find(to_measure.begin(), to_measure.end(), vendor) == to_measure.end())
+    to_measure.push_back(vendor);
+
+  constexpr int warmup = 2, runs = 5;
+  PlanCandidate* best = nullptr;
+  double best_cost = 0;
+  for (PlanCandidate* c : to_measure) {
+    Plan forced = plan;
+    forced.options.backend = c->backend;
+    forced.options.kernel = c->kernel;
+    const auto build_start = clock_type::now();
+    std::unique_ptr<Operator<T>> op;
+    try {
+      op = detail::build_operator(forced, a);
+    } catch (const FormatLimitError& e) {
+      c->refusal = e.what();
+      continue;
+    } catch (const OutOfMemory& e) {
+      c->refusal = e.what();
+      continue;
+    }
+    c->measured_setup_seconds = seconds_since(build_start);
+    c->measured_seconds = detail::median_product_seconds(*op, warmup, runs);
+    plan.measured_products += warmup + runs;
+    const double cost = *c->measured_setup_seconds + plan.expected_products * *c->measured_seconds;
+    if (!best || cost < best_cost) {
+      best = c;
+      best_cost = cost;
+    }
+  }
+  plan.measurement_seconds = seconds_since(start);
+  if (!best) {
+    plan.reason += "; no candidate could be built to measure: the model's choice stands" + cache_note;
+    return;
+  }
+  take(plan, *best);
+  plan.tuning = "measured";
+  plan.reason = best->kernel + " had the least measured setup + " + expected + " x product (" +
+                milliseconds(*best->measured_setup_seconds) + " + " + expected + " x " +
+                milliseconds(*best->measured_seconds) + ") of " + std::to_string(to_measure.size()) +
+                " candidates built and timed" + refusals(plan) + cache_note;
+  if (cache.path().empty()) return;
+  try {
+    cache.store(key, {best->backend, best->kernel, *best->measured_seconds, *best->measured_setup_seconds});
+  } catch (const IoError& e) {
+    plan.reason += std::string("; not cached: ") + e.what();
+  }
+}
+#endif
 
 }  // namespace
 
@@ -163,6 +271,11 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
   if (!(options.expected_products >= 0))
     throw InvalidArgument("expected_products must be a number >= 0 (got " +
                           std::to_string(options.expected_products) + ")");
+  if (options.tuning == Tuning::measure && options.target_device)
+    throw InvalidArgument("tuning 'measure' times candidates on this machine's GPU: it takes no target_device");
+  if (options.measured_candidates < 1)
+    throw InvalidArgument("measured_candidates must be at least 1 (got " +
+                          std::to_string(options.measured_candidates) + ")");
   Plan plan;
   plan.options = options;
   plan.value_type = value_type_of<T>();
@@ -201,11 +314,14 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
     return plan;
   }
   plan.tuning = "model";
-  select_kernel(plan, a, *plan.device, features, *model);
+  select_kernel(plan, a, features, *model);
   if (plan.options.kernel.empty()) {
     plan.tuning = "default";
     plan.reason = "the selector's model covers no kernel of this build";
   }
+#ifdef SPMV_HAVE_CUDA
+  if (options.tuning == Tuning::measure && plan.tuning == "model") measure_candidates(plan, a);
+#endif
   return plan;
 }
 

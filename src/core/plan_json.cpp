@@ -29,6 +29,13 @@ DeviceProperties device_from(const json& j) {
   return d;
 }
 
+const char* to_string(Tuning tuning) { return tuning == Tuning::measure ? "measure" : "model"; }
+Tuning tuning_from(const std::string& name) {
+  if (name == "model") return Tuning::model;
+  if (name == "measure") return Tuning::measure;
+  throw InvalidArgument("tuning must be model or measure, not '" + name + "'");
+}
+
 json options_json(const PlanOptions& o) {
   return {{"backend", to_string(o.backend)},
           {"kernel", o.kernel},
@@ -38,7 +45,10 @@ json options_json(const PlanOptions& o) {
           {"device", o.device},
           {"reordering", to_string(o.reordering)},
           {"expected_products", o.expected_products},
-          {"target_device", o.target_device ? device_json(*o.target_device) : json(nullptr)}};
+          {"target_device", o.target_device ? device_json(*o.target_device) : json(nullptr)},
+          {"tuning", to_string(o.tuning)},
+          {"measured_candidates", o.measured_candidates},
+          {"plan_cache", o.plan_cache}};
 }
 
 PlanOptions options_from(const json& j) {
@@ -52,6 +62,9 @@ PlanOptions options_from(const json& j) {
   o.reordering = reordering_from_string(j.at("reordering").get<std::string>());
   o.expected_products = j.at("expected_products").get<double>();
   if (!j.at("target_device").is_null()) o.target_device = device_from(j.at("target_device"));
+  o.tuning = tuning_from(j.at("tuning").get<std::string>());
+  o.measured_candidates = j.at("measured_candidates").get<int>();
+  o.plan_cache = j.at("plan_cache").get<std::string>();
   return o;
 }
 
@@ -63,6 +76,7 @@ json candidate_json(const PlanCandidate& c) {
           {"predicted_setup_seconds", c.predicted_setup_seconds},
           {"predicted_cost_seconds", c.predicted_cost_seconds},
           {"measured_seconds", optional_number(c.measured_seconds)},
+          {"measured_setup_seconds", optional_number(c.measured_setup_seconds)},
           {"refusal", c.refusal ? json(*c.refusal) : json(nullptr)}};
 }
 
@@ -75,6 +89,8 @@ PlanCandidate candidate_from(const json& j) {
   c.predicted_setup_seconds = j.at("predicted_setup_seconds").get<double>();
   c.predicted_cost_seconds = j.at("predicted_cost_seconds").get<double>();
   if (!j.at("measured_seconds").is_null()) c.measured_seconds = j.at("measured_seconds").get<double>();
+  if (!j.at("measured_setup_seconds").is_null())
+    c.measured_setup_seconds = j.at("measured_setup_seconds").get<double>();
   if (!j.at("refusal").is_null()) c.refusal = j.at("refusal").get<std::string>();
   return c;
 }
@@ -100,6 +116,8 @@ std::string plan_to_json(const Plan& p) {
                   {"reason", p.reason},
                   {"analysis_seconds", p.analysis_seconds},
                   {"selection_seconds", p.selection_seconds},
+                  {"measurement_seconds", p.measurement_seconds},
+                  {"measured_products", p.measured_products},
                   {"device", p.device ? device_json(*p.device) : json(nullptr)},
                   {"features", features},
                   {"candidates", candidates}};
@@ -126,6 +144,8 @@ Plan plan_from_json(const std::string& text) {
     p.reason = j.at("reason").get<std::string>();
     p.analysis_seconds = j.at("analysis_seconds").get<double>();
     p.selection_seconds = j.at("selection_seconds").get<double>();
+    p.measurement_seconds = j.at("measurement_seconds").get<double>();
+    p.measured_products = j.at("measured_products").get<int>();
     if (!j.at("device").is_null()) p.device = device_from(j.at("device"));
     for (const auto& [name, value] : j.at("features").items()) p.features.emplace_back(name, value.get<double>());
     for (const json& c : j.at("candidates")) p.candidates.push_back(candidate_from(c));

@@ -1,0 +1,68 @@
+// The plan on the GPU: the model's choice builds and multiplies correctly,
+// and the measure mode times candidates once, then answers from its cache.
+#include <gtest/gtest.h>
+
+#include "spmv/gen.hpp"
+#include "spmv/plan.hpp"
+#include "test_support.hpp"
+
+namespace spmv {
+namespace {
+
+template <class T>
+void expect_correct_product(const Plan& p, const Csr<T>& a) {
+  const auto op = make_operator(p, a);
+  std::vector<T> x(static_cast<std::size_t>(a.cols)), y(static_cast<std::size_t>(a.rows));
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = T(1) + T(i % 7) / T(8);
+  op->apply(x.data(), y.data());
+  EXPECT_TRUE(test::matches_reference_spmv(a, x, {}, T(1), T(0), y)) << p.options.kernel;
+}
+
+TEST(GpuPlan, TheModelsChoiceIsCorrectForEveryExpectedProductCount) {
+  SPMV_GPU_TEST_PRELUDE();
+  for (const char* spec : {"stencil27:n=40", "rmat:scale=14,edge_factor=8", "banded:rows=50000,lower=4,upper=4"}) {
+    const Csr<double> a = generate(parse_generator_spec(spec));
+    for (double expected : {1.0, 100.0, 1e6}) {
+      PlanOptions options;
+      options.backend = Backend::cuda;
+      options.expected_products = expected;
+      const Plan p = make_plan(a, options);
+      SCOPED_TRACE(std::string(spec) + " " + p.reason);
+      EXPECT_EQ(p.tuning, "model");
+      expect_correct_product(p, a);
+      expect_correct_product(make_plan(cast<float>(a), options), cast<float>(a));
+    }
+  }
+}
+
+TEST(GpuPlan, MeasureTimesTheBestCandidatesOnceThenUsesTheCache) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = generate(parse_generator_spec("stencil27:n=40"));
+  PlanOptions options;
+  options.backend = Backend::cuda;
+  options.expected_products = 1e4;
+  options.tuning = Tuning::measure;
+  options.plan_cache = test::temp_dir() + "/plans.jsonl";
+  const Plan measured = make_plan(a, options);
+  SCOPED_TRACE(measured.reason);
+  ASSERT_EQ(measured.tuning, "measured");
+  int timed = 0;
+  for (const PlanCandidate& c : measured.candidates) {
+    if (!c.measured_seconds) continue;
+    ++timed;
+    EXPECT_GT(*c.measured_seconds, 0);
+    ASSERT_TRUE(c.measured_setup_seconds);
+  }
+  EXPECT_GE(timed, 2);
+  EXPECT_LE(timed, options.measured_candidates + 1);
+  EXPECT_EQ(measured.measured_products, timed * 7);  // 2 warm-up + 5 timed each
+  expect_correct_product(measured, a);
+
+  const Plan cached = make_plan(a, options);
+  EXPECT_EQ(cached.tuning, "cached") << cached.reason;
+  EXPECT_EQ(cached.options.kernel, measured.options.kernel);
+  EXPECT_EQ(cached.measured_products, 0);
+}
+
+}  // namespace
+}  // namespace spmv

@@ -120,15 +120,12 @@ void take(Plan& plan, const PlanCandidate& c) {
   plan.predicted_setup_seconds = c.predicted_setup_seconds;
 }
 
-// Fills plan.candidates (best first) from the model and names the winner in
-// plan.options. Candidates are checked for refusal in order until one is
-// accepted, so only those ranked at or above the winner (and the best
-// cuSPARSE one, for the vendor margin) are checked.
+// Fills plan.candidates, best predicted first; returns the kernels of ours
+// left out as unlike anything they were trained on.
 template <class T>
-void select_kernel(Plan& plan, const Csr<T>& a, const detail::SelectorFeatures& features,
-                   const detail::SelectorModel& model) {
+std::string rank_candidates(Plan& plan, const Csr<T>& a, const detail::SelectorFeatures& features,
+                            const detail::SelectorModel& model) {
   const DeviceProperties& device = *plan.device;
-  const auto selection_start = clock_type::now();
   const double roofline_seconds = static_cast<double>(csr_product_bytes(a.rows, a.cols, a.nnz(), sizeof(T))) /
                                   (std::max(device.copy_bandwidth_gbs, 1e-3) * 1e9);
   const std::vector<KernelInfo> catalogue = kernel_catalogue();
@@ -153,10 +150,21 @@ void select_kernel(Plan& plan, const Csr<T>& a, const detail::SelectorFeatures& 
   std::stable_sort(plan.candidates.begin(), plan.candidates.end(), [](const auto& x, const auto& y) {
     return x.predicted_cost_seconds < y.predicted_cost_seconds;
   });
+  return unfamiliar;
+}
 
+// Names the best ranked candidate in plan.options. Candidates are checked for
+// refusal in order until one is accepted, so only those ranked at or above
+// the winner (and the best cuSPARSE one, for the vendor margin) are checked.
+template <class T>
+void choose_candidate(Plan& plan, const Csr<T>& a, const detail::SelectorModel& model,
+                      const std::string& unfamiliar) {
+  const auto selection_start = clock_type::now();
   PlanCandidate* chosen = first_accepted(plan, a, false);
-  plan.selection_seconds = seconds_since(selection_start);
-  if (!chosen) return;
+  if (!chosen) {
+    plan.selection_seconds += seconds_since(selection_start);
+    return;
+  }
   std::string why = chosen->kernel + " has the least predicted setup + " +
                     std::to_string(static_cast<long long>(plan.expected_products)) + " x product";
   if (chosen->backend != Backend::cusparse) {
@@ -174,40 +182,48 @@ void select_kernel(Plan& plan, const Csr<T>& a, const detail::SelectorFeatures& 
                 milliseconds(chosen->predicted_seconds) + ") of " + std::to_string(plan.candidates.size()) +
                 " candidates" + refusals(plan) +
                 (unfamiliar.empty() ? "" : "; not trained on matrices like this one: " + unfamiliar);
-  plan.selection_seconds = seconds_since(selection_start);
+  plan.selection_seconds += seconds_since(selection_start);
 }
 
 #ifdef SPMV_HAVE_CUDA
-// Tuning::measure: the plan cache's choice for this matrix and device, else
-// the model's top candidates and the best cuSPARSE one built and timed here,
-// the winner (least measured setup + expected_products x product) cached.
+// Tuning::measure, first step: takes the plan cache's choice for this matrix
+// and device when there is one among the ranked candidates (no refusal checks:
+// it was built before). Else returns false and, in `cache_note`, any
+// unreadable lines the cache had.
 template <class T>
-void measure_candidates(Plan& plan, const Csr<T>& a) {
+bool take_cached_choice(Plan& plan, const Csr<T>& a, std::string& cache_note) {
   const auto start = clock_type::now();
   detail::PlanCache cache(detail::plan_cache_path(plan.options));
-  const std::string key = detail::plan_cache_key(a, *plan.device, plan.expected_products);
+  if (cache.path().empty()) return false;
+  const std::optional<detail::CachedChoice> cached =
+      cache.find(detail::plan_cache_key(a, *plan.device, plan.expected_products));
+  if (cache.corrupt_lines() > 0)
+    cache_note = "; ignored " + std::to_string(cache.corrupt_lines()) + " unreadable lines of the plan cache " +
+                 cache.path();
+  plan.measurement_seconds = seconds_since(start);
+  const auto in_plan = std::find_if(plan.candidates.begin(), plan.candidates.end(), [&](const PlanCandidate& c) {
+    return cached && c.backend == cached->backend && c.kernel == cached->kernel;
+  });
+  if (in_plan == plan.candidates.end()) return false;
+  in_plan->measured_seconds = cached->product_seconds;
+  in_plan->measured_setup_seconds = cached->setup_seconds;
+  take(plan, *in_plan);
+  plan.tuning = "cached";
+  plan.reason = in_plan->kernel + " was measured best for this matrix on this device before (" +
+                milliseconds(cached->setup_seconds) + " setup + " +
+                std::to_string(static_cast<long long>(plan.expected_products)) + " x " +
+                milliseconds(cached->product_seconds) + "; plan cache " + cache.path() + ")" + cache_note;
+  return true;
+}
+
+// Tuning::measure, second step: the model's top candidates and the best
+// cuSPARSE one built and timed here, the winner (least measured setup +
+// expected_products x product) cached.
+template <class T>
+void measure_candidates(Plan& plan, const Csr<T>& a, const std::string& cache_note) {
+  const auto start = clock_type::now();
+  detail::PlanCache cache(detail::plan_cache_path(plan.options));
   const std::string expected = std::to_string(static_cast<long long>(plan.expected_products));
-  std::string cache_note;
-  if (!cache.path().empty()) {
-    const std::optional<detail::CachedChoice> cached = cache.find(key);
-    if (cache.corrupt_lines() > 0)
-      cache_note = "; ignored " + std::to_string(cache.corrupt_lines()) + " unreadable lines of the plan cache " +
-                   cache.path();
-    const auto in_plan = std::find_if(plan.candidates.begin(), plan.candidates.end(), [&](const PlanCandidate& c) {
-      return cached && c.backend == cached->backend && c.kernel == cached->kernel;
-    });
-    if (in_plan != plan.candidates.end()) {
-      in_plan->measured_seconds = cached->product_seconds;
-      in_plan->measured_setup_seconds = cached->setup_seconds;
-      take(plan, *in_plan);
-      plan.tuning = "cached";
-      plan.reason = in_plan->kernel + " was measured best for this matrix on this device before (" +
-                    milliseconds(cached->setup_seconds) + " setup + " + expected + " x " +
-                    milliseconds(cached->product_seconds) + "; plan cache " + cache.path() + ")" + cache_note;
-      plan.measurement_seconds = seconds_since(start);
-      return;
-    }
-  }
   std::vector<PlanCandidate*> to_measure;
   for (PlanCandidate& c : plan.candidates)
     if (static_cast<int>(to_measure.size()) < plan.options.measured_candidates && accepts(c, a, *plan.device))
@@ -243,7 +259,7 @@ void measure_candidates(Plan& plan, const Csr<T>& a) {
       best_cost = cost;
     }
   }
-  plan.measurement_seconds = seconds_since(start);
+  plan.measurement_seconds += seconds_since(start);
   if (!best) {
     plan.reason += "; no candidate could be built to measure: the model's choice stands" + cache_note;
     return;
@@ -256,7 +272,8 @@ void measure_candidates(Plan& plan, const Csr<T>& a) {
                 " candidates built and timed" + refusals(plan) + cache_note;
   if (cache.path().empty()) return;
   try {
-    cache.store(key, {best->backend, best->kernel, *best->measured_seconds, *best->measured_setup_seconds});
+    cache.store(detail::plan_cache_key(a, *plan.device, plan.expected_products),
+                {best->backend, best->kernel, *best->measured_seconds, *best->measured_setup_seconds});
   } catch (const IoError& e) {
     plan.reason += std::string("; not cached: ") + e.what();
   }
@@ -314,13 +331,20 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
     return plan;
   }
   plan.tuning = "model";
-  select_kernel(plan, a, features, *model);
+  const auto ranking_start = clock_type::now();
+  const std::string unfamiliar = rank_candidates(plan, a, features, *model);
+  plan.selection_seconds = seconds_since(ranking_start);
+  std::string cache_note;
+#ifdef SPMV_HAVE_CUDA
+  if (options.tuning == Tuning::measure && take_cached_choice(plan, a, cache_note)) return plan;
+#endif
+  choose_candidate(plan, a, *model, unfamiliar);
   if (plan.options.kernel.empty()) {
     plan.tuning = "default";
     plan.reason = "the selector's model covers no kernel of this build";
   }
 #ifdef SPMV_HAVE_CUDA
-  if (options.tuning == Tuning::measure && plan.tuning == "model") measure_candidates(plan, a);
+  if (options.tuning == Tuning::measure && plan.tuning == "model") measure_candidates(plan, a, cache_note);
 #endif
   return plan;
 }

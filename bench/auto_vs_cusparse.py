@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""The default choice ('auto') against the best cuSPARSE algorithm, from `spmv suite` results.
+
+Per set and precision: how many units, the geometric mean and the worst of
+best-cuSPARSE time / auto time (product only, both measured in the same run),
+how many units fall below 0.95, and the plan's analysis and choice as a share
+of the matrix's upload. Prints markdown.
+    bench/auto_vs_cusparse.py RESULTS.jsonl[.gz] [--worst N]
+"""
+import argparse
+import gzip
+import json
+import math
+import statistics
+from collections import defaultdict
+
+
+def read(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        return [json.loads(line) for line in f]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("results")
+    parser.add_argument("--worst", type=int, default=8, help="list this many units of the lowest ratio")
+    args = parser.parse_args()
+    units = defaultdict(dict)
+    for r in read(args.results):
+        units[(r["set"], r["matrix"]["name"], r["precision"])][r["kernel"]] = r
+    rows, missing = [], []
+    for key, by_kernel in sorted(units.items()):
+        auto = by_kernel.get("auto")
+        vendor = [r["median_ms"] for r in by_kernel.values() if r["backend"] == "cusparse" and r["status"] == "ok"]
+        if not auto or auto["status"] != "ok" or not vendor:
+            missing.append((key, auto["message"] if auto else "no auto row"))
+            continue
+        rows.append({"set": key[0], "matrix": key[1], "precision": key[2], "chosen": auto["chosen_kernel"],
+                     "ratio": min(vendor) / auto["median_ms"],
+                     "plan_share": auto["analysis_seconds"] / max(auto["upload_seconds"], 1e-9)})
+    print("| set | prec | units | auto vs best cuSPARSE (geomean) | worst | below 0.95x | plan / upload (median) |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for s in ("family", "real", "replicated"):
+        for p in ("f64", "f32"):
+            rr = [r for r in rows if r["set"] == s and r["precision"] == p]
+            if not rr:
+                continue
+            gm = math.exp(statistics.mean(math.log(r["ratio"]) for r in rr))
+            worst = min(rr, key=lambda r: r["ratio"])
+            print(f"| {s} | {p} | {len(rr)} | {gm:.2f}x | {worst['ratio']:.2f}x ({worst['matrix']}) "
+                  f"| {sum(r['ratio'] < 0.95 for r in rr)} | {100 * statistics.median(r['plan_share'] for r in rr):.0f}% |")
+    print()
+    for r in sorted(rows, key=lambda r: r["ratio"])[:args.worst]:
+        print(f"- {r['set']} {r['matrix']} {r['precision']}: auto chose {r['chosen']}, {r['ratio']:.2f}x best cuSPARSE")
+    for key, why in missing:
+        print(f"- not measured: {' '.join(key)}: {why}")
+
+
+if __name__ == "__main__":
+    main()

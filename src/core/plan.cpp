@@ -304,7 +304,8 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
 
   if (!options.kernel.empty()) {
     plan.tuning = "forced";
-    const KernelInfo* info = find_kernel(kernel_catalogue(), options.backend, options.kernel);
+    const std::vector<KernelInfo> catalogue = kernel_catalogue();  // find_kernel points into it
+    const KernelInfo* info = find_kernel(catalogue, options.backend, options.kernel);
     if (info) plan.format = info->format;  // else make_operator names the backend's kernels
     plan.reason = "the kernel was named in the options";
     return plan;

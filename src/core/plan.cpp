@@ -112,6 +112,10 @@ std::string refusals(const Plan& plan) {
   return text;
 }
 
+std::string expected_products_text(const Plan& plan) {
+  return std::to_string(static_cast<long long>(plan.expected_products));
+}
+
 void take(Plan& plan, const PlanCandidate& c) {
   plan.options.backend = c.backend;
   plan.options.kernel = c.kernel;
@@ -166,19 +170,19 @@ void choose_candidate(Plan& plan, const Csr<T>& a, const detail::SelectorModel& 
     return;
   }
   std::string why = chosen->kernel + " has the least predicted setup + " +
-                    std::to_string(static_cast<long long>(plan.expected_products)) + " x product";
+                    expected_products_text(plan) + " x product";
   if (chosen->backend != Backend::cusparse) {
     PlanCandidate* vendor = first_accepted(plan, a, true);
     if (vendor && chosen->predicted_cost_seconds > (1 - model.vendor_margin) * vendor->predicted_cost_seconds) {
       why = vendor->kernel + " (cuSPARSE) is predicted within " + std::to_string(int(100 * model.vendor_margin)) +
             "% of " + chosen->kernel + ", the least predicted setup + " +
-            std::to_string(static_cast<long long>(plan.expected_products)) + " x product,";
+            expected_products_text(plan) + " x product,";
       chosen = vendor;
     }
   }
   take(plan, *chosen);
   plan.reason = why + " (" + milliseconds(chosen->predicted_setup_seconds) + " + " +
-                std::to_string(static_cast<long long>(plan.expected_products)) + " x " +
+                expected_products_text(plan) + " x " +
                 milliseconds(chosen->predicted_seconds) + ") of " + std::to_string(plan.candidates.size()) +
                 " candidates" + refusals(plan) +
                 (unfamiliar.empty() ? "" : "; not trained on matrices like this one: " + unfamiliar);
@@ -186,20 +190,24 @@ void choose_candidate(Plan& plan, const Csr<T>& a, const detail::SelectorModel& 
 }
 
 #ifdef SPMV_HAVE_CUDA
+// The measure mode's cache file and this plan's entry in it.
+struct PlanCacheEntry {
+  detail::PlanCache file;
+  std::string key;   // this matrix, device, value type and expected products
+  std::string note;  // "; ignored N unreadable lines ..." once the file was read
+};
+
 // Tuning::measure, first step: takes the plan cache's choice for this matrix
 // and device when there is one among the ranked candidates (no refusal checks:
-// it was built before). Else returns false and, in `cache_note`, any
-// unreadable lines the cache had.
-template <class T>
-bool take_cached_choice(Plan& plan, const Csr<T>& a, std::string& cache_note) {
+// it was built before). Else returns false and notes any unreadable lines the
+// cache had.
+bool take_cached_choice(Plan& plan, PlanCacheEntry& cache) {
   const auto start = clock_type::now();
-  detail::PlanCache cache(detail::plan_cache_path(plan.options));
-  if (cache.path().empty()) return false;
-  const std::optional<detail::CachedChoice> cached =
-      cache.find(detail::plan_cache_key(a, *plan.device, plan.expected_products));
-  if (cache.corrupt_lines() > 0)
-    cache_note = "; ignored " + std::to_string(cache.corrupt_lines()) + " unreadable lines of the plan cache " +
-                 cache.path();
+  if (cache.file.path().empty()) return false;
+  const std::optional<detail::CachedChoice> cached = cache.file.find(cache.key);
+  if (cache.file.corrupt_lines() > 0)
+    cache.note = "; ignored " + std::to_string(cache.file.corrupt_lines()) +
+                 " unreadable lines of the plan cache " + cache.file.path();
   plan.measurement_seconds = seconds_since(start);
   const auto in_plan = std::find_if(plan.candidates.begin(), plan.candidates.end(), [&](const PlanCandidate& c) {
     return cached && c.backend == cached->backend && c.kernel == cached->kernel;
@@ -211,8 +219,8 @@ bool take_cached_choice(Plan& plan, const Csr<T>& a, std::string& cache_note) {
   plan.tuning = "cached";
   plan.reason = in_plan->kernel + " was measured best for this matrix on this device before (" +
                 milliseconds(cached->setup_seconds) + " setup + " +
-                std::to_string(static_cast<long long>(plan.expected_products)) + " x " +
-                milliseconds(cached->product_seconds) + "; plan cache " + cache.path() + ")" + cache_note;
+                expected_products_text(plan) + " x " +
+                milliseconds(cached->product_seconds) + "; plan cache " + cache.file.path() + ")" + cache.note;
   return true;
 }
 
@@ -220,10 +228,9 @@ bool take_cached_choice(Plan& plan, const Csr<T>& a, std::string& cache_note) {
 // cuSPARSE one built and timed here, the winner (least measured setup +
 // expected_products x product) cached.
 template <class T>
-void measure_candidates(Plan& plan, const Csr<T>& a, const std::string& cache_note) {
+void measure_candidates(Plan& plan, const Csr<T>& a, PlanCacheEntry& cache) {
   const auto start = clock_type::now();
-  detail::PlanCache cache(detail::plan_cache_path(plan.options));
-  const std::string expected = std::to_string(static_cast<long long>(plan.expected_products));
+  const std::string expected = expected_products_text(plan);
   std::vector<PlanCandidate*> to_measure;
   for (PlanCandidate& c : plan.candidates)
     if (static_cast<int>(to_measure.size()) < plan.options.measured_candidates && accepts(c, a, *plan.device))
@@ -261,7 +268,7 @@ void measure_candidates(Plan& plan, const Csr<T>& a, const std::string& cache_no
   }
   plan.measurement_seconds += seconds_since(start);
   if (!best) {
-    plan.reason += "; no candidate could be built to measure: the model's choice stands" + cache_note;
+    plan.reason += "; no candidate could be built to measure: the model's choice stands" + cache.note;
     return;
   }
   take(plan, *best);
@@ -269,11 +276,10 @@ void measure_candidates(Plan& plan, const Csr<T>& a, const std::string& cache_no
   plan.reason = best->kernel + " had the least measured setup + " + expected + " x product (" +
                 milliseconds(*best->measured_setup_seconds) + " + " + expected + " x " +
                 milliseconds(*best->measured_seconds) + ") of " + std::to_string(to_measure.size()) +
-                " candidates built and timed" + refusals(plan) + cache_note;
-  if (cache.path().empty()) return;
+                " candidates built and timed" + refusals(plan) + cache.note;
+  if (cache.file.path().empty()) return;
   try {
-    cache.store(detail::plan_cache_key(a, *plan.device, plan.expected_products),
-                {best->backend, best->kernel, *best->measured_seconds, *best->measured_setup_seconds});
+    cache.file.store(cache.key, {best->backend, best->kernel, *best->measured_seconds, *best->measured_setup_seconds});
   } catch (const IoError& e) {
     plan.reason += std::string("; not cached: ") + e.what();
   }
@@ -335,9 +341,13 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
   const auto ranking_start = clock_type::now();
   const std::string unfamiliar = rank_candidates(plan, a, features, *model);
   plan.selection_seconds = seconds_since(ranking_start);
-  std::string cache_note;
 #ifdef SPMV_HAVE_CUDA
-  if (options.tuning == Tuning::measure && take_cached_choice(plan, a, cache_note)) return plan;
+  std::optional<PlanCacheEntry> cache;
+  if (options.tuning == Tuning::measure) {
+    cache.emplace(PlanCacheEntry{detail::PlanCache(detail::plan_cache_path(options)),
+                                 detail::plan_cache_key(a, *plan.device, plan.expected_products), {}});
+    if (take_cached_choice(plan, *cache)) return plan;
+  }
 #endif
   choose_candidate(plan, a, *model, unfamiliar);
   if (plan.options.kernel.empty()) {
@@ -345,7 +355,7 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
     plan.reason = "the selector's model covers no kernel of this build";
   }
 #ifdef SPMV_HAVE_CUDA
-  if (options.tuning == Tuning::measure && plan.tuning == "model") measure_candidates(plan, a, cache_note);
+  if (cache && plan.tuning == "model") measure_candidates(plan, a, *cache);
 #endif
   return plan;
 }

@@ -128,7 +128,6 @@ class BlockedSharedX final : public FormatKernel<T> {
     return row_block_ptr_.bytes() + block_col_.bytes() + block_entry_ptr_.bytes() + row_units_.bytes() +
            col_offset_.bytes() + values_.bytes();
   }
-  double build_seconds() const override { return build_seconds_; }
 
  private:
   int block_rows_;
@@ -146,7 +145,8 @@ class BlockedSharedX final : public FormatKernel<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_blocked_shared_x(const Csr<T>& a, const KernelParams& params) {
+std::unique_ptr<FormatKernel<T>> make_blocked_shared_x(const FormatSource<T>& source, const KernelParams& params) {
+  const Csr<T>& a = source.host_csr();
   BlockedOptions options;
   options.block_rows = param_or(params, "blocked", "block_rows", options.block_rows, {1, 2, 4, 8});
   options.block_cols = param_or(params, "blocked", "block_cols", options.block_cols);
@@ -156,7 +156,7 @@ std::unique_ptr<FormatKernel<T>> make_blocked_shared_x(const Csr<T>& a, const Ke
   return std::make_unique<BlockedSharedX<T>>(host, static_cast<int>(options.max_padding), build_seconds);
 }
 
-template std::unique_ptr<FormatKernel<float>> make_blocked_shared_x(const Csr<float>&, const KernelParams&);
-template std::unique_ptr<FormatKernel<double>> make_blocked_shared_x(const Csr<double>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<float>> make_blocked_shared_x(const FormatSource<float>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<double>> make_blocked_shared_x(const FormatSource<double>&, const KernelParams&);
 
 }  // namespace spmv::detail

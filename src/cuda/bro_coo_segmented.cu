@@ -74,7 +74,6 @@ class BroCooSegmented final : public FormatKernel<T> {
   }
   std::size_t device_bytes() const override { return matrix_.bytes(); }
   std::size_t matrix_bytes() const override { return matrix_.matrix_bytes(); }
-  double build_seconds() const override { return build_seconds_; }
   std::optional<CompressionMetrics> index_compression() const override { return compression_; }
 
  private:
@@ -112,8 +111,9 @@ void accumulate_bro_coo(const DeviceBroCoo<T>& a, const T* x, T* y, T alpha, int
 }
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_bro_coo_segmented(const Csr<T>& a,
+std::unique_ptr<FormatKernel<T>> make_bro_coo_segmented(const FormatSource<T>& source,
                                                         const KernelParams& params) {
+  const Csr<T>& a = source.host_csr();
   const int block_size = param_or(params, "bro-coo", "block_size", 256, {64, 128, 256, 512, 1024});
   // Default: the coo kernel's split, one interval per resident warp. Below
   // about 1024 entries per warp (8.6M entries on an H200) each lane's stream
@@ -130,7 +130,7 @@ std::unique_ptr<FormatKernel<T>> make_bro_coo_segmented(const Csr<T>& a,
 #define SPMV_INSTANTIATE_BRO_COO_KERNEL(T)                                                      \
   template struct DeviceBroCoo<T>;                                                              \
   template void accumulate_bro_coo(const DeviceBroCoo<T>&, const T*, T*, T, int, cudaStream_t); \
-  template std::unique_ptr<FormatKernel<T>> make_bro_coo_segmented(const Csr<T>&,               \
+  template std::unique_ptr<FormatKernel<T>> make_bro_coo_segmented(const FormatSource<T>&,               \
                                                                    const KernelParams&);
 SPMV_INSTANTIATE_BRO_COO_KERNEL(float)
 SPMV_INSTANTIATE_BRO_COO_KERNEL(double)

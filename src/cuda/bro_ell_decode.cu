@@ -152,7 +152,6 @@ class BroEllDecode final : public FormatKernel<T> {
   // All index and code data once; of the plain values only those of entries
   // (the padding's are skipped). See bro_ell_matrix_bytes.
   std::size_t matrix_bytes() const override { return matrix_bytes_; }
-  double build_seconds() const override { return build_seconds_; }
   std::optional<CompressionMetrics> index_compression() const override { return compression_; }
 
  private:
@@ -188,7 +187,8 @@ BroValueCodes value_codes_param(const KernelParams& params) {
 }  // namespace
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_bro_ell_decode(const Csr<T>& a, const KernelParams& params) {
+std::unique_ptr<FormatKernel<T>> make_bro_ell_decode(const FormatSource<T>& source, const KernelParams& params) {
+  const Csr<T>& a = source.host_csr();
   double build_seconds = 0;
   BroEllOptions options;
   options.slice_height = param_or(params, "bro-ell", "slice_height", options.slice_height, {32, 64, 128, 256, 512, 1024});
@@ -212,8 +212,8 @@ std::unique_ptr<FormatKernel<T>> make_bro_ell_decode_of(const BroEll<T>& host, i
   return std::make_unique<BroEllDecode<T>>(host, max_padding, build_seconds);
 }
 
-template std::unique_ptr<FormatKernel<float>> make_bro_ell_decode(const Csr<float>&, const KernelParams&);
-template std::unique_ptr<FormatKernel<double>> make_bro_ell_decode(const Csr<double>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<float>> make_bro_ell_decode(const FormatSource<float>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<double>> make_bro_ell_decode(const FormatSource<double>&, const KernelParams&);
 template std::unique_ptr<FormatKernel<float>> make_bro_ell_decode_of(const BroEll<float>&, int, double);
 template std::unique_ptr<FormatKernel<double>> make_bro_ell_decode_of(const BroEll<double>&, int, double);
 

@@ -41,7 +41,6 @@ class BroHybEllCoo final : public FormatKernel<T> {
   }
   std::size_t device_bytes() const override { return ell_->device_bytes() + coo_.bytes(); }
   std::size_t matrix_bytes() const override { return ell_->matrix_bytes() + coo_.matrix_bytes(); }
-  double build_seconds() const override { return build_seconds_; }
   std::optional<CompressionMetrics> index_compression() const override { return compression_; }
 
  private:
@@ -58,7 +57,8 @@ class BroHybEllCoo final : public FormatKernel<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_bro_hyb_ell_coo(const Csr<T>& a, const KernelParams& params) {
+std::unique_ptr<FormatKernel<T>> make_bro_hyb_ell_coo(const FormatSource<T>& source, const KernelParams& params) {
+  const Csr<T>& a = source.host_csr();
   BroHybOptions options;
   options.ell_width = ell_width_param(params, "bro-hyb");
   options.ell.slice_height = param_or(params, "bro-hyb", "slice_height", options.ell.slice_height,
@@ -79,9 +79,9 @@ std::unique_ptr<FormatKernel<T>> make_bro_hyb_ell_coo(const Csr<T>& a, const Ker
       host, width, block_size, static_cast<int>(options.ell.max_padding), build_seconds);
 }
 
-template std::unique_ptr<FormatKernel<float>> make_bro_hyb_ell_coo(const Csr<float>&,
+template std::unique_ptr<FormatKernel<float>> make_bro_hyb_ell_coo(const FormatSource<float>&,
                                                                    const KernelParams&);
-template std::unique_ptr<FormatKernel<double>> make_bro_hyb_ell_coo(const Csr<double>&,
+template std::unique_ptr<FormatKernel<double>> make_bro_hyb_ell_coo(const FormatSource<double>&,
                                                                     const KernelParams&);
 
 }  // namespace spmv::detail

@@ -64,7 +64,6 @@ class CooSegmented final : public FormatKernel<T> {
   KernelParams params() const override { return {{"block_size", block_size_}}; }
   std::size_t device_bytes() const override { return matrix_.bytes(); }
   std::size_t matrix_bytes() const override { return matrix_.matrix_bytes(); }
-  double build_seconds() const override { return build_seconds_; }
 
  private:
   index_t rows_;
@@ -97,14 +96,15 @@ void accumulate_coo(const DeviceCoo<T>& a, const T* x, T* y, T alpha, int block_
 }
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_coo_segmented(const Csr<T>& a, const KernelParams& params) {
+std::unique_ptr<FormatKernel<T>> make_coo_segmented(const FormatSource<T>& source, const KernelParams& params) {
+  const Csr<T>& a = source.host_csr();
   return std::make_unique<CooSegmented<T>>(a, param_or(params, "coo", "block_size", 256, {64, 128, 256, 512, 1024}));
 }
 
 #define SPMV_INSTANTIATE_COO_KERNEL(T)                                                              \
   template struct DeviceCoo<T>;                                                                     \
   template void accumulate_coo(const DeviceCoo<T>&, const T*, T*, T, int, cudaStream_t);            \
-  template std::unique_ptr<FormatKernel<T>> make_coo_segmented(const Csr<T>&, const KernelParams&);
+  template std::unique_ptr<FormatKernel<T>> make_coo_segmented(const FormatSource<T>&, const KernelParams&);
 SPMV_INSTANTIATE_COO_KERNEL(float)
 SPMV_INSTANTIATE_COO_KERNEL(double)
 #undef SPMV_INSTANTIATE_COO_KERNEL

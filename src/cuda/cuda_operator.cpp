@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "core/backends.hpp"
+#include "cuda/cuda_check.hpp"
 #include "cuda/csr_transposed.hpp"
 #include "cuda/device_csr.hpp"
 #include "cuda/format_kernel.hpp"
@@ -17,6 +18,12 @@ namespace {
 using clock_type = std::chrono::steady_clock;
 double seconds_since(clock_type::time_point start) {
   return std::chrono::duration<double>(clock_type::now() - start).count();
+}
+
+// Seconds since `start` once the device has finished the work queued so far.
+double synchronised_seconds_since(clock_type::time_point start) {
+  SPMV_CUDA_CHECK(cudaDeviceSynchronize());
+  return seconds_since(start);
 }
 
 template <class T>
@@ -48,7 +55,10 @@ struct PreparedCsr {
   std::unique_ptr<CsrAlgorithm<T>> algorithm;
 
   PreparedCsr(const Csr<T>& a, const CsrKernelEntry<T>& entry, const KernelParams& params)
-      : matrix(a), algorithm(entry.make(params)) {
+      : PreparedCsr(a, DeviceCsr<T>(a), entry, params) {}
+  // `uploaded` holds `a` on the device already.
+  PreparedCsr(const Csr<T>& a, DeviceCsr<T>&& uploaded, const CsrKernelEntry<T>& entry, const KernelParams& params)
+      : matrix(std::move(uploaded)), algorithm(entry.make(params)) {
     algorithm->prepare(a, matrix.view());
   }
   std::size_t bytes() const { return matrix.bytes() + algorithm->workspace_bytes(); }
@@ -86,15 +96,24 @@ class CudaOperator final : public StagedOperator<T> {
       description_.params = csr_->algorithm->params();
       description_.matrix_bytes = csr_matrix_bytes(a);
     } else {
-      format_ = format_entry->make(a, choice.params);
-      if (options.explicit_transpose) transposed_format_ = format_entry->make(transpose(a), choice.params);
+      // The format is built on the device from the uploaded CSR, which the
+      // operator keeps (unless spmv_only) for the transposed product and SpMM.
+      DeviceCsr<T> uploaded(a);
+      description_.upload_seconds = synchronised_seconds_since(upload_start);
+      const auto build_start = clock_type::now();
+      format_ = format_entry->make({uploaded.view(), &a}, choice.params);
+      if (options.explicit_transpose) {
+        const Csr<T> at = transpose(a);
+        const DeviceCsr<T> uploaded_transpose(at);
+        transposed_format_ = format_entry->make({uploaded_transpose.view(), &at}, choice.params);
+      }
+      description_.build_seconds = synchronised_seconds_since(build_start);
       if (!options.spmv_only) {
         const KernelChoice fallback = default_csr_kernel(a);
-        csr_.emplace(a, *find_csr_kernel<T>(fallback.name), fallback.params);
+        csr_.emplace(a, std::move(uploaded), *find_csr_kernel<T>(fallback.name), fallback.params);
       }
       description_.params = format_->params();
       description_.matrix_bytes = format_->matrix_bytes();
-      description_.build_seconds = format_->build_seconds();
       description_.index_compression = format_->index_compression();
     }
     if (spmm_entry) {
@@ -104,8 +123,7 @@ class CudaOperator final : public StagedOperator<T> {
       spmm_ = make_default_spmm<T>({a, csr_->matrix.view()}, !options.spmv_only);
     }
     if (spmm_) description_.build_seconds += spmm_->build_seconds();
-    SPMV_CUDA_CHECK(cudaDeviceSynchronize());
-    description_.upload_seconds = seconds_since(upload_start) - description_.build_seconds;
+    if (!format_) description_.upload_seconds = synchronised_seconds_since(upload_start) - description_.build_seconds;
 
     description_.backend = Backend::cuda;
     description_.format = info.format;

@@ -51,7 +51,6 @@ class DenseCublas final : public FormatKernel<T> {
   KernelParams params() const override { return {{"max_dense_mib", max_dense_mib_}}; }
   std::size_t device_bytes() const override { return values_.bytes(); }
   std::size_t matrix_bytes() const override { return values_.bytes(); }
-  double build_seconds() const override { return build_seconds_; }
 
  private:
   index_t rows_;
@@ -65,7 +64,8 @@ class DenseCublas final : public FormatKernel<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_dense_cublas(const Csr<T>& a, const KernelParams& params) {
+std::unique_ptr<FormatKernel<T>> make_dense_cublas(const FormatSource<T>& source, const KernelParams& params) {
+  const Csr<T>& a = source.host_csr();
   const int max_dense_mib = param_or(params, "dense-cublas", "max_dense_mib", 1024);
   double build_seconds = 0;
   const Dense<T> host = timed_build(build_seconds, [&] {
@@ -74,7 +74,7 @@ std::unique_ptr<FormatKernel<T>> make_dense_cublas(const Csr<T>& a, const Kernel
   return std::make_unique<DenseCublas<T>>(host, max_dense_mib, build_seconds);
 }
 
-template std::unique_ptr<FormatKernel<float>> make_dense_cublas(const Csr<float>&, const KernelParams&);
-template std::unique_ptr<FormatKernel<double>> make_dense_cublas(const Csr<double>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<float>> make_dense_cublas(const FormatSource<float>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<double>> make_dense_cublas(const FormatSource<double>&, const KernelParams&);
 
 }  // namespace spmv::detail

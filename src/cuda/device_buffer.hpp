@@ -13,8 +13,24 @@
 
 namespace spmv::detail {
 
-// cudaMalloc with an OutOfMemory error naming `what` on failure.
+// cudaMalloc with an OutOfMemory error naming `what` on failure. Every
+// allocation of the library goes through it and device_free, which keep the
+// count of live bytes (device_bytes_in_use) and honour a cap.
 void* device_allocate(std::size_t bytes, const char* what);
+void device_free(void* data, std::size_t bytes);
+// Bytes allocated through device_allocate and not yet freed, by this process.
+std::size_t device_bytes_in_use();
+
+// While alive, device_allocate fails with OutOfMemory once the live bytes
+// would exceed `cap_bytes` (tests: a build that runs out of memory part-way
+// reports the bytes it needed and leaks nothing). Not nestable.
+class ScopedDeviceMemoryCap {
+ public:
+  explicit ScopedDeviceMemoryCap(std::size_t cap_bytes);
+  ~ScopedDeviceMemoryCap();
+  ScopedDeviceMemoryCap(const ScopedDeviceMemoryCap&) = delete;
+  ScopedDeviceMemoryCap& operator=(const ScopedDeviceMemoryCap&) = delete;
+};
 void* pinned_allocate(std::size_t bytes, const char* what);
 
 template <class T>
@@ -26,7 +42,7 @@ class DeviceBuffer {
   DeviceBuffer(const std::vector<T>& host, const char* what) : DeviceBuffer(host.size(), what) {
     upload(host.data(), host.size());
   }
-  ~DeviceBuffer() { cudaFree(data_); }
+  ~DeviceBuffer() { device_free(data_, count_ * sizeof(T)); }
   DeviceBuffer(DeviceBuffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {

@@ -83,7 +83,6 @@ class DiaThreadPerRow final : public FormatKernel<T> {
   // The offsets and every value of a diagonal inside the matrix (its zeros
   // included: there is no index to skip them).
   std::size_t matrix_bytes() const override { return offsets_.bytes() + values_read_ * sizeof(T); }
-  double build_seconds() const override { return build_seconds_; }
 
  private:
   DiaView<T> view_;
@@ -98,7 +97,8 @@ class DiaThreadPerRow final : public FormatKernel<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_dia_thread_per_row(const Csr<T>& a, const KernelParams& params) {
+std::unique_ptr<FormatKernel<T>> make_dia_thread_per_row(const FormatSource<T>& source, const KernelParams& params) {
+  const Csr<T>& a = source.host_csr();
   const int block_size = param_or(params, "dia", "block_size", 256, {64, 128, 256, 512, 1024});
   const int max_padding = max_padding_param(params, "dia");
   double build_seconds = 0;
@@ -106,7 +106,7 @@ std::unique_ptr<FormatKernel<T>> make_dia_thread_per_row(const Csr<T>& a, const 
   return std::make_unique<DiaThreadPerRow<T>>(host, block_size, max_padding, build_seconds);
 }
 
-template std::unique_ptr<FormatKernel<float>> make_dia_thread_per_row(const Csr<float>&, const KernelParams&);
-template std::unique_ptr<FormatKernel<double>> make_dia_thread_per_row(const Csr<double>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<float>> make_dia_thread_per_row(const FormatSource<float>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<double>> make_dia_thread_per_row(const FormatSource<double>&, const KernelParams&);
 
 }  // namespace spmv::detail

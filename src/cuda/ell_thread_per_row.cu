@@ -46,7 +46,6 @@ class EllThreadPerRow final : public FormatKernel<T> {
   }
   std::size_t device_bytes() const override { return matrix_.bytes(); }
   std::size_t matrix_bytes() const override { return matrix_.read_bytes; }
-  double build_seconds() const override { return build_seconds_; }
 
  private:
   int block_size_;
@@ -65,7 +64,8 @@ void spmv_ell(const EllView<T>& a, const T* x, T* y, T alpha, T beta, int block_
 }
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_ell_thread_per_row(const Csr<T>& a, const KernelParams& params) {
+std::unique_ptr<FormatKernel<T>> make_ell_thread_per_row(const FormatSource<T>& source, const KernelParams& params) {
+  const Csr<T>& a = source.host_csr();
   return std::make_unique<EllThreadPerRow<T>>(
       a, param_or(params, "ell", "block_size", 256, {64, 128, 256, 512, 1024}),
       max_padding_param(params, "ell"));
@@ -73,7 +73,7 @@ std::unique_ptr<FormatKernel<T>> make_ell_thread_per_row(const Csr<T>& a, const 
 
 #define SPMV_INSTANTIATE_ELL_KERNEL(T)                                                               \
   template void spmv_ell(const EllView<T>&, const T*, T*, T, T, int, cudaStream_t);                  \
-  template std::unique_ptr<FormatKernel<T>> make_ell_thread_per_row(const Csr<T>&, const KernelParams&);
+  template std::unique_ptr<FormatKernel<T>> make_ell_thread_per_row(const FormatSource<T>&, const KernelParams&);
 SPMV_INSTANTIATE_ELL_KERNEL(float)
 SPMV_INSTANTIATE_ELL_KERNEL(double)
 #undef SPMV_INSTANTIATE_ELL_KERNEL

@@ -67,7 +67,6 @@ class EllrT final : public FormatKernel<T> {
   }
   std::size_t device_bytes() const override { return matrix_.bytes(); }
   std::size_t matrix_bytes() const override { return matrix_.matrix_bytes(); }
-  double build_seconds() const override { return build_seconds_; }
 
  private:
   int block_size_;
@@ -96,13 +95,14 @@ EllrtBuild<T> build_ellr_t(const Csr<T>& a, const KernelParams& params, const st
 }
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_ellr_t(const Csr<T>& a, const KernelParams& params) {
+std::unique_ptr<FormatKernel<T>> make_ellr_t(const FormatSource<T>& source, const KernelParams& params) {
+  const Csr<T>& a = source.host_csr();
   return std::make_unique<EllrT<T>>(build_ellr_t(a, params, "ellr-t"));
 }
 
 #define SPMV_INSTANTIATE_ELLR_T(T)                                                                     \
   template EllrtBuild<T> build_ellr_t(const Csr<T>&, const KernelParams&, const std::string&);         \
-  template std::unique_ptr<FormatKernel<T>> make_ellr_t(const Csr<T>&, const KernelParams&);
+  template std::unique_ptr<FormatKernel<T>> make_ellr_t(const FormatSource<T>&, const KernelParams&);
 SPMV_INSTANTIATE_ELLR_T(float)
 SPMV_INSTANTIATE_ELLR_T(double)
 #undef SPMV_INSTANTIATE_ELLR_T

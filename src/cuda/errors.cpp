@@ -1,4 +1,6 @@
 // Turning CUDA, cuSPARSE and cuBLAS status codes into spmv errors.
+#include <atomic>
+#include <limits>
 #include <string>
 
 #include "cuda/cuda_check.hpp"
@@ -28,8 +30,17 @@ void throw_cublas_error(cublasStatus_t status, const char* call, const char* fil
                     cublasGetStatusString(status) + ") in " + location(call, file, line));
 }
 
+namespace {
+std::atomic<std::size_t> live_device_bytes{0};
+constexpr std::size_t no_cap = std::numeric_limits<std::size_t>::max();
+std::atomic<std::size_t> device_memory_cap{no_cap};
+}  // namespace
+
 void* device_allocate(std::size_t bytes, const char* what) {
   if (bytes == 0) return nullptr;
+  const std::size_t cap = device_memory_cap.load();
+  const std::size_t live = live_device_bytes.load();
+  if (cap != no_cap && live + bytes > cap) throw OutOfMemory(bytes, cap > live ? cap - live : 0, what);
   void* p = nullptr;
   const cudaError_t status = cudaMalloc(&p, bytes);
   if (status == cudaErrorMemoryAllocation) {
@@ -39,8 +50,20 @@ void* device_allocate(std::size_t bytes, const char* what) {
     throw OutOfMemory(bytes, free_bytes, what);
   }
   SPMV_CUDA_CHECK(status);
+  live_device_bytes += bytes;
   return p;
 }
+
+void device_free(void* data, std::size_t bytes) {
+  if (!data) return;
+  cudaFree(data);
+  live_device_bytes -= bytes;
+}
+
+std::size_t device_bytes_in_use() { return live_device_bytes.load(); }
+
+ScopedDeviceMemoryCap::ScopedDeviceMemoryCap(std::size_t cap_bytes) { device_memory_cap = cap_bytes; }
+ScopedDeviceMemoryCap::~ScopedDeviceMemoryCap() { device_memory_cap = no_cap; }
 
 void* pinned_allocate(std::size_t bytes, const char* what) {
   if (bytes == 0) return nullptr;

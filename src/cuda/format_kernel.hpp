@@ -1,8 +1,9 @@
 // Kernels of the non-CSR storage formats (ELL, ELLPACK-R, HYB, DIA, SELL-C-s,
 // blocked, COO, segmented scan, BRO-*, ...).
 //
-// A FormatKernel owns its format's device arrays, built from a Csr at plan
-// time (host conversion in src/formats/, then upload), and computes
+// A FormatKernel owns its format's device arrays, built at plan time from
+// the CSR already uploaded (on the device: device_build.hpp; formats not yet
+// built there convert the host Csr in src/formats/ and upload), and computes
 // y = alpha A x + beta y. The operator keeps a device CSR of A beside it for
 // apply_transposed and spmm unless the plan asks for SpMV only.
 // Each format's kernels live in src/cuda/<format>_<algo>.cu and register in
@@ -18,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "cuda/csr_algorithm.hpp"
+#include "spmv/error.hpp"
 #include "spmv/matrix.hpp"
 #include "spmv/operator.hpp"
 
@@ -34,20 +37,35 @@ class FormatKernel {
   virtual std::size_t device_bytes() const = 0;
   // Compulsory bytes of the stored format (all its arrays once, padding included).
   virtual std::size_t matrix_bytes() const = 0;
-  // Seconds of host-side conversion from Csr (excluding upload).
-  virtual double build_seconds() const = 0;
   // The index compression of a compressing format (BRO-*); empty otherwise.
   virtual std::optional<CompressionMetrics> index_compression() const { return std::nullopt; }
 };
+
+// What a format kernel is built from: the CSR on the device, and the same
+// matrix on the host when the caller has one.
+template <class T>
+struct FormatSource {
+  CsrView<T> device;
+  const Csr<T>* host = nullptr;
+  cudaStream_t stream = nullptr;
+  // The host matrix, for builders that still convert on the host.
+  const Csr<T>& host_csr() const;
+};
+
+template <class T>
+const Csr<T>& FormatSource<T>::host_csr() const {
+  if (!host) throw Unavailable("this format is built on the host and needs the matrix in a host Csr");
+  return *host;
+}
 
 template <class T>
 struct FormatKernelEntry {
   KernelInfo info;
   std::vector<std::string> param_names;
-  // Builds the format from `a` and uploads it. Throws InvalidArgument for bad
+  // Builds the format from `a`. Throws InvalidArgument for bad
   // parameters and spmv::Error (with the reason and a format to use instead)
   // when the format would exceed its memory limit.
-  std::function<std::unique_ptr<FormatKernel<T>>(const Csr<T>& a, const KernelParams& params)> make;
+  std::function<std::unique_ptr<FormatKernel<T>>(const FormatSource<T>& a, const KernelParams& params)> make;
 };
 
 template <class T>

@@ -21,32 +21,32 @@ struct BroEll;
 namespace spmv::detail {
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_coo_segmented(const Csr<T>& a, const KernelParams& params);
+std::unique_ptr<FormatKernel<T>> make_coo_segmented(const FormatSource<T>& a, const KernelParams& params);
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_bro_coo_segmented(const Csr<T>& a, const KernelParams& params);
+std::unique_ptr<FormatKernel<T>> make_bro_coo_segmented(const FormatSource<T>& a, const KernelParams& params);
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_ell_thread_per_row(const Csr<T>& a, const KernelParams& params);
+std::unique_ptr<FormatKernel<T>> make_ell_thread_per_row(const FormatSource<T>& a, const KernelParams& params);
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_ellr_t(const Csr<T>& a, const KernelParams& params);
+std::unique_ptr<FormatKernel<T>> make_ellr_t(const FormatSource<T>& a, const KernelParams& params);
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_hyb_ell_coo(const Csr<T>& a, const KernelParams& params);
+std::unique_ptr<FormatKernel<T>> make_hyb_ell_coo(const FormatSource<T>& a, const KernelParams& params);
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_dia_thread_per_row(const Csr<T>& a, const KernelParams& params);
+std::unique_ptr<FormatKernel<T>> make_dia_thread_per_row(const FormatSource<T>& a, const KernelParams& params);
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_sell_thread_per_row(const Csr<T>& a, const KernelParams& params);
+std::unique_ptr<FormatKernel<T>> make_sell_thread_per_row(const FormatSource<T>& a, const KernelParams& params);
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_blocked_shared_x(const Csr<T>& a, const KernelParams& params);
+std::unique_ptr<FormatKernel<T>> make_blocked_shared_x(const FormatSource<T>& a, const KernelParams& params);
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_segmented_scan(const Csr<T>& a, const KernelParams& params);
+std::unique_ptr<FormatKernel<T>> make_segmented_scan(const FormatSource<T>& a, const KernelParams& params);
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_dense_cublas(const Csr<T>& a, const KernelParams& params);
+std::unique_ptr<FormatKernel<T>> make_dense_cublas(const FormatSource<T>& a, const KernelParams& params);
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_bro_ell_decode(const Csr<T>& a, const KernelParams& params);
+std::unique_ptr<FormatKernel<T>> make_bro_ell_decode(const FormatSource<T>& a, const KernelParams& params);
 // The bro-ell kernel over a BroEll already built (bro-hyb's ELL part).
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_bro_ell_decode_of(const BroEll<T>& host, int max_padding, double build_seconds);
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_bro_hyb_ell_coo(const Csr<T>& a, const KernelParams& params);
+std::unique_ptr<FormatKernel<T>> make_bro_hyb_ell_coo(const FormatSource<T>& a, const KernelParams& params);
 
 // The padding limit of a kernel's format: parameter max_padding, a whole
 // multiple (>= 1) of the CSR bytes, default 3.

@@ -30,7 +30,6 @@ class HybEllCoo final : public FormatKernel<T> {
   }
   std::size_t device_bytes() const override { return ell_.bytes() + coo_.bytes(); }
   std::size_t matrix_bytes() const override { return ell_.read_bytes + coo_.matrix_bytes(); }
-  double build_seconds() const override { return build_seconds_; }
 
  private:
   int block_size_;
@@ -43,7 +42,8 @@ class HybEllCoo final : public FormatKernel<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_hyb_ell_coo(const Csr<T>& a, const KernelParams& params) {
+std::unique_ptr<FormatKernel<T>> make_hyb_ell_coo(const FormatSource<T>& source, const KernelParams& params) {
+  const Csr<T>& a = source.host_csr();
   const int block_size = param_or(params, "hyb", "block_size", 256, {64, 128, 256, 512, 1024});
   HybOptions options;
   options.max_padding = max_padding_param(params, "hyb");
@@ -53,7 +53,7 @@ std::unique_ptr<FormatKernel<T>> make_hyb_ell_coo(const Csr<T>& a, const KernelP
   return std::make_unique<HybEllCoo<T>>(host, block_size, static_cast<int>(options.max_padding), build_seconds);
 }
 
-template std::unique_ptr<FormatKernel<float>> make_hyb_ell_coo(const Csr<float>&, const KernelParams&);
-template std::unique_ptr<FormatKernel<double>> make_hyb_ell_coo(const Csr<double>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<float>> make_hyb_ell_coo(const FormatSource<float>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<double>> make_hyb_ell_coo(const FormatSource<double>&, const KernelParams&);
 
 }  // namespace spmv::detail

@@ -209,7 +209,6 @@ class SegmentedScan final : public FormatKernel<T> {
   std::size_t matrix_bytes() const override {
     return row_ptr_.bytes() + col_idx_.bytes() + values_.bytes() + head_flags_.bytes();
   }
-  double build_seconds() const override { return build_seconds_; }
 
  private:
   index_t rows_;
@@ -230,14 +229,15 @@ class SegmentedScan final : public FormatKernel<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_segmented_scan(const Csr<T>& a, const KernelParams& params) {
+std::unique_ptr<FormatKernel<T>> make_segmented_scan(const FormatSource<T>& source, const KernelParams& params) {
+  const Csr<T>& a = source.host_csr();
   (void)params;  // takes none (the registry says so)
   double build_seconds = 0;
   const Segmented<T> host = timed_build(build_seconds, [&] { return segmented_from_csr(a); });
   return std::make_unique<SegmentedScan<T>>(host, build_seconds);
 }
 
-template std::unique_ptr<FormatKernel<float>> make_segmented_scan(const Csr<float>&, const KernelParams&);
-template std::unique_ptr<FormatKernel<double>> make_segmented_scan(const Csr<double>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<float>> make_segmented_scan(const FormatSource<float>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<double>> make_segmented_scan(const FormatSource<double>&, const KernelParams&);
 
 }  // namespace spmv::detail

@@ -77,7 +77,6 @@ class SellThreadPerRow final : public FormatKernel<T> {
     return chunk_ptr_.bytes() + row_of_.bytes() + row_length_.bytes() +
            static_cast<std::size_t>(nnz_) * (sizeof(index_t) + sizeof(T));
   }
-  double build_seconds() const override { return build_seconds_; }
 
  private:
   index_t rows_;
@@ -97,7 +96,8 @@ class SellThreadPerRow final : public FormatKernel<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_sell_thread_per_row(const Csr<T>& a, const KernelParams& params) {
+std::unique_ptr<FormatKernel<T>> make_sell_thread_per_row(const FormatSource<T>& source, const KernelParams& params) {
+  const Csr<T>& a = source.host_csr();
   SellOptions options;
   options.chunk_rows = param_or(params, "sell", "chunk_rows", options.chunk_rows, {8, 16, 32, 64, 128});
   options.sigma = param_or(params, "sell", "sigma", options.sigma);
@@ -108,7 +108,7 @@ std::unique_ptr<FormatKernel<T>> make_sell_thread_per_row(const Csr<T>& a, const
   return std::make_unique<SellThreadPerRow<T>>(host, block_size, static_cast<int>(options.max_padding), build_seconds);
 }
 
-template std::unique_ptr<FormatKernel<float>> make_sell_thread_per_row(const Csr<float>&, const KernelParams&);
-template std::unique_ptr<FormatKernel<double>> make_sell_thread_per_row(const Csr<double>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<float>> make_sell_thread_per_row(const FormatSource<float>&, const KernelParams&);
+template std::unique_ptr<FormatKernel<double>> make_sell_thread_per_row(const FormatSource<double>&, const KernelParams&);
 
 }  // namespace spmv::detail

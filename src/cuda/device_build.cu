@@ -1,0 +1,133 @@
+// The device-build primitives: row lengths, CUB reductions and scans, fills.
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <string>
+
+#include "cuda/cuda_check.hpp"
+#include "cuda/device_build.hpp"
+#include "spmv/error.hpp"
+
+namespace spmv::detail {
+
+namespace {
+
+constexpr int build_block = 256;
+
+template <class T>
+__global__ void row_lengths_kernel(CsrView<T> a, index_t* lengths) {
+  const std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r < a.rows) lengths[r] = a.row_ptr[r + 1] - a.row_ptr[r];
+}
+
+template <class X>
+__global__ void fill_kernel(X* data, std::size_t n, X value) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) data[i] = value;
+}
+
+struct WidenToInt64 {
+  __host__ __device__ std::int64_t operator()(index_t v) const { return v; }
+};
+
+// Runs a CUB algorithm twice, as CUB asks: once for the workspace size, then
+// with a workspace allocated through DeviceBuffer (OutOfMemory when short).
+template <class Algorithm>
+void run_cub(Algorithm algorithm, const char* what) {
+  std::size_t workspace_bytes = 0;
+  SPMV_CUDA_CHECK(algorithm(nullptr, workspace_bytes));
+  DeviceBuffer<unsigned char> workspace(workspace_bytes, what);
+  SPMV_CUDA_CHECK(algorithm(workspace.data(), workspace_bytes));
+}
+
+}  // namespace
+
+template <class T>
+DeviceBuffer<index_t> device_row_lengths(const CsrView<T>& a, cudaStream_t stream) {
+  DeviceBuffer<index_t> lengths(static_cast<std::size_t>(a.rows), "row lengths");
+  if (a.rows > 0) {
+    row_lengths_kernel<<<blocks_for(a.rows, build_block), build_block, 0, stream>>>(a, lengths.data());
+    SPMV_LAUNCH_CHECK();
+  }
+  return lengths;
+}
+
+index_t device_max(const index_t* values, std::size_t n, cudaStream_t stream) {
+  if (n == 0) return 0;
+  DeviceBuffer<index_t> result(1, "maximum");
+  run_cub(
+      [&](void* workspace, std::size_t& bytes) {
+        return cub::DeviceReduce::Max(workspace, bytes, values, result.data(), static_cast<std::int64_t>(n), stream);
+      },
+      "maximum workspace");
+  return device_value(result.data(), stream);
+}
+
+std::int64_t device_sum(const index_t* values, std::size_t n, cudaStream_t stream) {
+  if (n == 0) return 0;
+  DeviceBuffer<std::int64_t> result(1, "sum");
+  run_cub(
+      [&](void* workspace, std::size_t& bytes) {
+        return cub::DeviceReduce::TransformReduce(workspace, bytes, values, result.data(),
+                                                  static_cast<std::int64_t>(n), cuda::std::plus<std::int64_t>{},
+                                                  WidenToInt64{}, std::int64_t{0}, stream);
+      },
+      "sum workspace");
+  return device_value(result.data(), stream);
+}
+
+index_t device_offsets(const index_t* values, std::size_t n, index_t* offsets, const char* what,
+                       cudaStream_t stream) {
+  const std::int64_t total = device_sum(values, n, stream);
+  if (total > max_index)
+    throw SizeError(std::string(what) + " would need " + std::to_string(total) +
+                    " entries, more than 32-bit indices allow");
+  device_fill(offsets, 1, index_t{0}, stream);
+  if (n > 0)
+    run_cub(
+        [&](void* workspace, std::size_t& bytes) {
+          return cub::DeviceScan::InclusiveSum(workspace, bytes, values, offsets + 1, static_cast<std::int64_t>(n),
+                                               stream);
+        },
+        "scan workspace");
+  return static_cast<index_t>(total);
+}
+
+template <class X>
+void device_fill(X* data, std::size_t n, X value, cudaStream_t stream) {
+  if (n == 0) return;
+  fill_kernel<<<blocks_for(n, build_block), build_block, 0, stream>>>(data, n, value);
+  SPMV_LAUNCH_CHECK();
+}
+
+template <class X>
+DeviceBuffer<X> device_copy(const X* data, std::size_t n, const char* what, cudaStream_t stream) {
+  DeviceBuffer<X> copy(n, what);
+  if (n) SPMV_CUDA_CHECK(cudaMemcpyAsync(copy.data(), data, n * sizeof(X), cudaMemcpyDeviceToDevice, stream));
+  return copy;
+}
+
+template <class X>
+X device_value(const X* data, cudaStream_t stream) {
+  X value{};
+  SPMV_CUDA_CHECK(cudaMemcpyAsync(&value, data, sizeof(X), cudaMemcpyDeviceToHost, stream));
+  SPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return value;
+}
+
+template DeviceBuffer<index_t> device_row_lengths(const CsrView<float>&, cudaStream_t);
+template DeviceBuffer<index_t> device_row_lengths(const CsrView<double>&, cudaStream_t);
+#define SPMV_INSTANTIATE_DEVICE_BUILD(X)                                                  \
+  template void device_fill(X*, std::size_t, X, cudaStream_t);                            \
+  template DeviceBuffer<X> device_copy(const X*, std::size_t, const char*, cudaStream_t); \
+  template X device_value(const X*, cudaStream_t);
+SPMV_INSTANTIATE_DEVICE_BUILD(index_t)
+SPMV_INSTANTIATE_DEVICE_BUILD(std::int64_t)
+SPMV_INSTANTIATE_DEVICE_BUILD(std::uint8_t)
+SPMV_INSTANTIATE_DEVICE_BUILD(std::uint32_t)
+SPMV_INSTANTIATE_DEVICE_BUILD(std::uint64_t)
+SPMV_INSTANTIATE_DEVICE_BUILD(float)
+SPMV_INSTANTIATE_DEVICE_BUILD(double)
+#undef SPMV_INSTANTIATE_DEVICE_BUILD
+
+}  // namespace spmv::detail

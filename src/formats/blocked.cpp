@@ -4,24 +4,13 @@
 #include <algorithm>
 #include <limits>
 
+#include "formats/blocked_limits.hpp"
 #include "formats/format_common.hpp"
 #include "spmv/error.hpp"
 
 namespace spmv {
 
 namespace {
-
-void check_options(const BlockedOptions& options) {
-  if (options.block_rows < 1)
-    throw InvalidArgument("blocked format: block_rows must be at least 1, got " +
-                          std::to_string(options.block_rows));
-  if (options.block_cols < blocked_alignment || options.block_cols > blocked_max_block_cols ||
-      options.block_cols % blocked_alignment != 0)
-    throw InvalidArgument("blocked format: block_cols must be a multiple of " +
-                          std::to_string(blocked_alignment) + " in [" + std::to_string(blocked_alignment) +
-                          ", " + std::to_string(blocked_max_block_cols) + "], got " +
-                          std::to_string(options.block_cols));
-}
 
 // The inspector's result: where the blocks are and how long each row
 // segment is. stored_entries is 64-bit so that the footprint check can
@@ -75,38 +64,59 @@ BlockLayout inspect(const Csr<T>& a, const BlockedOptions& options) {
   return layout;
 }
 
-template <class T>
-FormatFootprint footprint(const Csr<T>& a, const BlockLayout& layout, index_t block_rows) {
-  const std::size_t blocks = layout.block_col.size();
+}  // namespace
+
+namespace detail {
+
+void check_blocked_options(const BlockedOptions& options) {
+  if (options.block_rows < 1)
+    throw InvalidArgument("blocked format: block_rows must be at least 1, got " +
+                          std::to_string(options.block_rows));
+  if (options.block_cols < blocked_alignment || options.block_cols > blocked_max_block_cols ||
+      options.block_cols % blocked_alignment != 0)
+    throw InvalidArgument("blocked format: block_cols must be a multiple of " +
+                          std::to_string(blocked_alignment) + " in [" + std::to_string(blocked_alignment) +
+                          ", " + std::to_string(blocked_max_block_cols) + "], got " +
+                          std::to_string(options.block_cols));
+}
+
+FormatFootprint blocked_footprint_of(const BlockedOptions& options, index_t rows, index_t nnz,
+                                     std::size_t value_bytes, std::int64_t stored_entries, std::size_t blocks) {
+  const std::size_t row_blocks = (static_cast<std::size_t>(rows) + options.block_rows - 1) / options.block_rows;
   FormatFootprint f;
-  f.nnz = a.nnz();
-  f.stored_entries = layout.stored_entries;
-  f.bytes = static_cast<std::size_t>(layout.stored_entries) * (sizeof(T) + sizeof(std::uint16_t)) +
-            layout.row_block_ptr.size() * sizeof(index_t) +
-            blocks * (2 * sizeof(index_t) + static_cast<std::size_t>(block_rows)) + sizeof(index_t);
-  f.csr_bytes = csr_bytes(a.rows, a.nnz(), sizeof(T));
+  f.nnz = nnz;
+  f.stored_entries = stored_entries;
+  f.bytes = static_cast<std::size_t>(stored_entries) * (value_bytes + sizeof(std::uint16_t)) +
+            (row_blocks + 1) * sizeof(index_t) +
+            blocks * (2 * sizeof(index_t) + static_cast<std::size_t>(options.block_rows)) + sizeof(index_t);
+  f.csr_bytes = csr_bytes(rows, nnz, value_bytes);
   return f;
 }
 
-}  // namespace
+void check_blocked_limit(const BlockedOptions& options, index_t rows, index_t nnz, std::size_t value_bytes,
+                         std::int64_t stored_entries, std::size_t blocks) {
+  const FormatFootprint f = blocked_footprint_of(options, rows, nnz, value_bytes, stored_entries, blocks);
+  check_footprint("blocked " + std::to_string(options.block_rows) + "x" + std::to_string(options.block_cols), f,
+                  options.max_padding,
+                  "fill-in " + one_decimal(f.fill_ratio()) + "x over " + std::to_string(blocks) + " blocks",
+                  "csr-vector, sell or smaller block_cols");
+}
+
+}  // namespace detail
 
 template <class T>
 FormatFootprint blocked_footprint(const Csr<T>& a, const BlockedOptions& options) {
-  check_options(options);
-  return footprint(a, inspect(a, options), options.block_rows);
+  detail::check_blocked_options(options);
+  const BlockLayout layout = inspect(a, options);
+  return detail::blocked_footprint_of(options, a.rows, a.nnz(), sizeof(T), layout.stored_entries,
+                                      layout.block_col.size());
 }
 
 template <class T>
 Blocked<T> blocked_from_csr(const Csr<T>& a, const BlockedOptions& options) {
-  check_options(options);
+  detail::check_blocked_options(options);
   BlockLayout layout = inspect(a, options);
-  const FormatFootprint f = footprint(a, layout, options.block_rows);
-  detail::check_footprint("blocked " + std::to_string(options.block_rows) + "x" +
-                              std::to_string(options.block_cols),
-                          f, options.max_padding,
-                          "fill-in " + detail::one_decimal(f.fill_ratio()) + "x over " +
-                              std::to_string(layout.block_col.size()) + " blocks",
-                          "csr-vector, sell or smaller block_cols");
+  detail::check_blocked_limit(options, a.rows, a.nnz(), sizeof(T), layout.stored_entries, layout.block_col.size());
   Blocked<T> b;
   b.rows = a.rows;
   b.cols = a.cols;
@@ -116,8 +126,8 @@ Blocked<T> blocked_from_csr(const Csr<T>& a, const BlockedOptions& options) {
   b.row_block_ptr = std::move(layout.row_block_ptr);
   b.block_col = std::move(layout.block_col);
   b.row_units = std::move(layout.row_units);
-  b.col_offset.assign(static_cast<std::size_t>(f.stored_entries), static_cast<std::uint16_t>(b.block_cols));
-  b.values.assign(static_cast<std::size_t>(f.stored_entries), T(0));
+  b.col_offset.assign(static_cast<std::size_t>(layout.stored_entries), static_cast<std::uint16_t>(b.block_cols));
+  b.values.assign(static_cast<std::size_t>(layout.stored_entries), T(0));
   b.block_entry_ptr.assign(1, 0);
   std::vector<index_t> cursor(options.block_rows);
   index_t segment = 0;  // index into row_units

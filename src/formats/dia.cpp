@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "formats/dia_limits.hpp"
 #include "formats/format_common.hpp"
 
 namespace spmv {
@@ -24,21 +25,32 @@ std::vector<index_t> occupied_offsets(const Csr<T>& a) {
   return offsets;
 }
 
-template <class T>
-FormatFootprint footprint(const Csr<T>& a, std::size_t diagonals) {
+}  // namespace
+
+namespace detail {
+
+FormatFootprint dia_footprint_of(index_t rows, index_t nnz, std::size_t value_bytes, std::size_t diagonals) {
   FormatFootprint f;
-  f.nnz = a.nnz();
-  f.stored_entries = static_cast<std::int64_t>(diagonals) * detail::aligned_stride(a.rows, dia_row_alignment);
-  f.bytes = static_cast<std::size_t>(f.stored_entries) * sizeof(T) + diagonals * sizeof(index_t);
-  f.csr_bytes = csr_bytes(a.rows, a.nnz(), sizeof(T));
+  f.nnz = nnz;
+  f.stored_entries = static_cast<std::int64_t>(diagonals) * aligned_stride(rows, dia_row_alignment);
+  f.bytes = static_cast<std::size_t>(f.stored_entries) * value_bytes + diagonals * sizeof(index_t);
+  f.csr_bytes = csr_bytes(rows, nnz, value_bytes);
   return f;
 }
 
-}  // namespace
+void check_dia_limit(index_t rows, index_t nnz, std::size_t value_bytes, std::size_t diagonals,
+                     double max_padding) {
+  check_footprint("DIA", dia_footprint_of(rows, nnz, value_bytes, diagonals), max_padding,
+                  std::to_string(diagonals) + " occupied diagonals, mean row length " +
+                      one_decimal(rows ? double(nnz) / rows : 0.0),
+                  "ell, sell or csr-vector");
+}
+
+}  // namespace detail
 
 template <class T>
 FormatFootprint dia_footprint(const Csr<T>& a) {
-  return footprint(a, occupied_offsets(a).size());
+  return detail::dia_footprint_of(a.rows, a.nnz(), sizeof(T), occupied_offsets(a).size());
 }
 
 template <class T>
@@ -49,10 +61,7 @@ Dia<T> dia_from_csr(const Csr<T>& a, const DiaOptions& options) {
   dia.stride = detail::aligned_stride(a.rows, dia_row_alignment);
   dia.nnz = a.nnz();
   dia.offsets = occupied_offsets(a);
-  detail::check_footprint("DIA", footprint(a, dia.offsets.size()), options.max_padding,
-                          std::to_string(dia.offsets.size()) + " occupied diagonals, mean row length " +
-                              detail::one_decimal(a.rows ? double(a.nnz()) / a.rows : 0.0),
-                          "ell, sell or csr-vector");
+  detail::check_dia_limit(a.rows, a.nnz(), sizeof(T), dia.offsets.size(), options.max_padding);
   dia.values.assign(dia.offsets.size() * static_cast<std::size_t>(dia.stride), T(0));
 #pragma omp parallel for schedule(static)
   for (index_t r = 0; r < a.rows; ++r)

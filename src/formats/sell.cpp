@@ -5,19 +5,12 @@
 #include <numeric>
 
 #include "formats/format_common.hpp"
+#include "formats/sell_limits.hpp"
 #include "spmv/error.hpp"
 
 namespace spmv {
 
 namespace {
-
-void check_options(const SellOptions& options) {
-  if (options.chunk_rows < 1)
-    throw InvalidArgument("SELL: chunk_rows must be at least 1, got " + std::to_string(options.chunk_rows));
-  if (options.sigma < 1 || (options.sigma != 1 && options.sigma % options.chunk_rows != 0))
-    throw InvalidArgument("SELL: sigma must be 1 or a multiple of chunk_rows (" +
-                          std::to_string(options.chunk_rows) + "), got " + std::to_string(options.sigma));
-}
 
 // Rows of A in sorted order: decreasing length within each window of sigma
 // rows, ties in row order.
@@ -45,17 +38,6 @@ std::vector<std::int64_t> chunk_starts(const std::vector<index_t>& sorted_length
   return starts;
 }
 
-template <class T>
-FormatFootprint footprint(const Csr<T>& a, std::int64_t slots, std::size_t chunks) {
-  FormatFootprint f;
-  f.nnz = a.nnz();
-  f.stored_entries = slots;
-  f.bytes = static_cast<std::size_t>(slots) * (sizeof(index_t) + sizeof(T)) +
-            (chunks + 1 + 2 * static_cast<std::size_t>(a.rows)) * sizeof(index_t);
-  f.csr_bytes = csr_bytes(a.rows, a.nnz(), sizeof(T));
-  return f;
-}
-
 std::vector<index_t> lengths_in_order(const std::vector<index_t>& lengths, const std::vector<index_t>& order) {
   std::vector<index_t> sorted(order.size());
   for (std::size_t p = 0; p < order.size(); ++p) sorted[p] = lengths[order[p]];
@@ -64,18 +46,48 @@ std::vector<index_t> lengths_in_order(const std::vector<index_t>& lengths, const
 
 }  // namespace
 
+namespace detail {
+
+void check_sell_options(const SellOptions& options) {
+  if (options.chunk_rows < 1)
+    throw InvalidArgument("SELL: chunk_rows must be at least 1, got " + std::to_string(options.chunk_rows));
+  if (options.sigma < 1 || (options.sigma != 1 && options.sigma % options.chunk_rows != 0))
+    throw InvalidArgument("SELL: sigma must be 1 or a multiple of chunk_rows (" +
+                          std::to_string(options.chunk_rows) + "), got " + std::to_string(options.sigma));
+}
+
+FormatFootprint sell_footprint_of(index_t rows, index_t nnz, std::size_t value_bytes, std::int64_t slots,
+                                  std::size_t chunks) {
+  FormatFootprint f;
+  f.nnz = nnz;
+  f.stored_entries = slots;
+  f.bytes = static_cast<std::size_t>(slots) * (sizeof(index_t) + value_bytes) +
+            (chunks + 1 + 2 * static_cast<std::size_t>(rows)) * sizeof(index_t);
+  f.csr_bytes = csr_bytes(rows, nnz, value_bytes);
+  return f;
+}
+
+void check_sell_limit(const SellOptions& options, index_t rows, index_t nnz, std::size_t value_bytes,
+                      std::int64_t slots, std::size_t chunks, index_t longest) {
+  check_footprint("SELL-" + std::to_string(options.chunk_rows) + "-" + std::to_string(options.sigma),
+                  sell_footprint_of(rows, nnz, value_bytes, slots, chunks), options.max_padding,
+                  row_length_summary(longest, rows ? double(nnz) / rows : 0.0), "a larger sigma, hyb or csr-vector");
+}
+
+}  // namespace detail
+
 template <class T>
 FormatFootprint sell_footprint(const Csr<T>& a, const SellOptions& options) {
-  check_options(options);
+  detail::check_sell_options(options);
   const std::vector<index_t> lengths = detail::row_lengths(a);
   const auto starts = chunk_starts(lengths_in_order(lengths, sorted_rows(lengths, options.sigma)),
                                    options.chunk_rows);
-  return footprint(a, starts.back(), starts.size() - 1);
+  return detail::sell_footprint_of(a.rows, a.nnz(), sizeof(T), starts.back(), starts.size() - 1);
 }
 
 template <class T>
 Sell<T> sell_from_csr(const Csr<T>& a, const SellOptions& options) {
-  check_options(options);
+  detail::check_sell_options(options);
   Sell<T> sell;
   sell.rows = a.rows;
   sell.cols = a.cols;
@@ -87,10 +99,7 @@ Sell<T> sell_from_csr(const Csr<T>& a, const SellOptions& options) {
   sell.row_length = lengths_in_order(lengths, sell.row_of);
   const auto starts = chunk_starts(sell.row_length, options.chunk_rows);
   const index_t longest = lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
-  detail::check_footprint("SELL-" + std::to_string(options.chunk_rows) + "-" + std::to_string(options.sigma),
-                          footprint(a, starts.back(), starts.size() - 1), options.max_padding,
-                          detail::row_length_summary(longest, a.rows ? double(a.nnz()) / a.rows : 0.0),
-                          "a larger sigma, hyb or csr-vector");
+  detail::check_sell_limit(options, a.rows, a.nnz(), sizeof(T), starts.back(), starts.size() - 1, longest);
   sell.chunk_ptr.assign(starts.begin(), starts.end());
   sell.col_idx.assign(static_cast<std::size_t>(starts.back()), padding_column);
   sell.values.assign(static_cast<std::size_t>(starts.back()), T(0));

@@ -1,8 +1,13 @@
 // The device-build primitives: row lengths, CUB reductions and scans, fills.
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <cub/device/device_segmented_sort.cuh>
 
 #include <string>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_build.hpp"
@@ -24,6 +29,26 @@ template <class X>
 __global__ void fill_kernel(X* data, std::size_t n, X value) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) data[i] = value;
+}
+
+__global__ void sequence_kernel(index_t* data, std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) data[i] = static_cast<index_t>(i);
+}
+
+// First position of group g of `group` positions in [0, n).
+struct GroupStart {
+  index_t group;
+  std::size_t n;
+  __host__ __device__ std::int64_t operator()(std::int64_t g) const {
+    const std::int64_t start = g * group;
+    return start < static_cast<std::int64_t>(n) ? start : static_cast<std::int64_t>(n);
+  }
+};
+
+// The first positions of groups first, first + 1, ...
+auto group_starts(index_t group, std::size_t n, std::int64_t first) {
+  return thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(first), GroupStart{group, n});
 }
 
 struct WidenToInt64 {
@@ -91,6 +116,44 @@ index_t device_offsets(const index_t* values, std::size_t n, index_t* offsets, c
         },
         "scan workspace");
   return static_cast<index_t>(total);
+}
+
+void device_sort_descending_in_groups(const index_t* keys, std::size_t n, index_t group, index_t* sorted_keys,
+                                      index_t* order, cudaStream_t stream) {
+  if (n == 0) return;
+  DeviceBuffer<index_t> positions(n, "group sort positions");
+  sequence_kernel<<<blocks_for(n, build_block), build_block, 0, stream>>>(positions.data(), n);
+  SPMV_LAUNCH_CHECK();
+  if (group == 1) {  // groups of one are sorted already
+    SPMV_CUDA_CHECK(cudaMemcpyAsync(sorted_keys, keys, n * sizeof(index_t), cudaMemcpyDeviceToDevice, stream));
+    SPMV_CUDA_CHECK(
+        cudaMemcpyAsync(order, positions.data(), n * sizeof(index_t), cudaMemcpyDeviceToDevice, stream));
+    return;
+  }
+  const auto groups = static_cast<std::int64_t>((n + group - 1) / group);
+  const auto begins = group_starts(group, n, 0);
+  const auto ends = group_starts(group, n, 1);  // group g ends where g + 1 begins
+  run_cub(
+      [&](void* workspace, std::size_t& bytes) {
+        return cub::DeviceSegmentedSort::StableSortPairsDescending(workspace, bytes, keys, sorted_keys,
+                                                                   positions.data(), order,
+                                                                   static_cast<std::int64_t>(n), groups, begins,
+                                                                   ends, stream);
+      },
+      "group sort workspace");
+}
+
+void device_max_in_groups(const index_t* values, std::size_t n, index_t group, index_t* maxima,
+                          cudaStream_t stream) {
+  if (n == 0) return;
+  const auto groups = static_cast<std::int64_t>((n + group - 1) / group);
+  const auto begins = group_starts(group, n, 0);
+  const auto ends = group_starts(group, n, 1);  // group g ends where g + 1 begins
+  run_cub(
+      [&](void* workspace, std::size_t& bytes) {
+        return cub::DeviceSegmentedReduce::Max(workspace, bytes, values, maxima, groups, begins, ends, stream);
+      },
+      "group maxima workspace");
 }
 
 template <class X>

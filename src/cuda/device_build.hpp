@@ -39,6 +39,18 @@ std::int64_t device_sum(const index_t* values, std::size_t n, cudaStream_t strea
 index_t device_offsets(const index_t* values, std::size_t n, index_t* offsets, const char* what,
                        cudaStream_t stream);
 
+// Groups of `group` consecutive positions of [0, n), the last one shorter:
+// SELL's sorting windows and chunks.
+//
+// sorted_keys and order (n entries each) receive keys sorted by decreasing
+// value within each group, stably (equal keys keep their order), and the
+// position in `keys` of each sorted key.
+void device_sort_descending_in_groups(const index_t* keys, std::size_t n, index_t group, index_t* sorted_keys,
+                                      index_t* order, cudaStream_t stream);
+// maxima[g] = the largest of values in group g (ceil(n / group) entries).
+void device_max_in_groups(const index_t* values, std::size_t n, index_t group, index_t* maxima,
+                          cudaStream_t stream);
+
 // data[0, n) = value.
 template <class X>
 void device_fill(X* data, std::size_t n, X value, cudaStream_t stream);

@@ -12,11 +12,12 @@
 // parameter); at the end the warp reduces them by shuffles and lane q writes
 // row q. Matrix arrays are streamed (evict-first); x goes through the
 // read-only cache into the tile.
+#include <utility>
+
+#include "cuda/blocked_device.hpp"
 #include "cuda/cuda_check.hpp"
-#include "cuda/device_buffer.hpp"
 #include "cuda/device_loads.cuh"
 #include "cuda/format_kernels.hpp"
-#include "spmv/formats/blocked.hpp"
 
 namespace spmv::detail {
 
@@ -84,34 +85,26 @@ __global__ void spmv_blocked_shared_x_kernel(BlockedView<T> a, const T* __restri
 template <class T>
 class BlockedSharedX final : public FormatKernel<T> {
  public:
-  BlockedSharedX(const Blocked<T>& host, int max_padding, double build_seconds)
-      : block_rows_(host.block_rows),
+  BlockedSharedX(DeviceBlocked<T> blocked, int max_padding)
+      : blocked_(std::move(blocked)),
         max_padding_(max_padding),
-        build_seconds_(build_seconds),
-        row_block_ptr_(host.row_block_ptr, "blocked row-block pointers"),
-        block_col_(host.block_col, "blocked block columns"),
-        block_entry_ptr_(host.block_entry_ptr, "blocked entry pointers"),
-        row_units_(host.row_units, "blocked segment lengths"),
-        col_offset_(host.col_offset, "blocked column offsets"),
-        values_(host.values, "blocked values") {
-    view_ = {host.rows,
-             host.cols,
-             static_cast<index_t>(host.row_block_ptr.size() - 1),
-             host.block_cols,
-             row_block_ptr_.data(),
-             block_col_.data(),
-             block_entry_ptr_.data(),
-             row_units_.data(),
-             col_offset_.data(),
-             values_.data()};
-  }
+        view_{blocked_.rows,
+              blocked_.cols,
+              blocked_.row_blocks(),
+              blocked_.block_cols,
+              blocked_.row_block_ptr.data(),
+              blocked_.block_col.data(),
+              blocked_.block_entry_ptr.data(),
+              blocked_.row_units.data(),
+              blocked_.col_offset.data(),
+              blocked_.values.data()} {}
 
   void spmv(const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
     if (view_.rows == 0) return;
     const int threads = blocked_warps_per_block * warp_size;
     const unsigned blocks = blocks_for(static_cast<std::size_t>(view_.row_blocks) * warp_size, threads);
     const std::size_t shared = blocked_warps_per_block * (static_cast<std::size_t>(view_.block_cols) + 1) * sizeof(T);
-    switch (block_rows_) {
+    switch (blocked_.block_rows) {
       case 1: spmv_blocked_shared_x_kernel<T, 1><<<blocks, threads, shared, stream>>>(view_, x, y, alpha, beta); break;
       case 2: spmv_blocked_shared_x_kernel<T, 2><<<blocks, threads, shared, stream>>>(view_, x, y, alpha, beta); break;
       case 4: spmv_blocked_shared_x_kernel<T, 4><<<blocks, threads, shared, stream>>>(view_, x, y, alpha, beta); break;
@@ -120,25 +113,18 @@ class BlockedSharedX final : public FormatKernel<T> {
     SPMV_LAUNCH_CHECK();
   }
   KernelParams params() const override {
-    return {{"block_rows", block_rows_}, {"block_cols", view_.block_cols}, {"max_padding", max_padding_}};
+    return {{"block_rows", blocked_.block_rows}, {"block_cols", blocked_.block_cols}, {"max_padding", max_padding_}};
   }
   std::size_t device_bytes() const override { return matrix_bytes(); }
   // Every array once, the padding entries included (the half-warps read them).
   std::size_t matrix_bytes() const override {
-    return row_block_ptr_.bytes() + block_col_.bytes() + block_entry_ptr_.bytes() + row_units_.bytes() +
-           col_offset_.bytes() + values_.bytes();
+    return blocked_.row_block_ptr.bytes() + blocked_.block_col.bytes() + blocked_.block_entry_ptr.bytes() +
+           blocked_.row_units.bytes() + blocked_.col_offset.bytes() + blocked_.values.bytes();
   }
 
  private:
-  int block_rows_;
+  DeviceBlocked<T> blocked_;
   int max_padding_;
-  double build_seconds_;
-  DeviceBuffer<index_t> row_block_ptr_;
-  DeviceBuffer<index_t> block_col_;
-  DeviceBuffer<index_t> block_entry_ptr_;
-  DeviceBuffer<std::uint8_t> row_units_;
-  DeviceBuffer<std::uint16_t> col_offset_;
-  DeviceBuffer<T> values_;
   BlockedView<T> view_;
 };
 
@@ -146,14 +132,12 @@ class BlockedSharedX final : public FormatKernel<T> {
 
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_blocked_shared_x(const FormatSource<T>& source, const KernelParams& params) {
-  const Csr<T>& a = source.host_csr();
   BlockedOptions options;
   options.block_rows = param_or(params, "blocked", "block_rows", options.block_rows, {1, 2, 4, 8});
   options.block_cols = param_or(params, "blocked", "block_cols", options.block_cols);
   options.max_padding = max_padding_param(params, "blocked");
-  double build_seconds = 0;
-  const Blocked<T> host = timed_build(build_seconds, [&] { return blocked_from_csr(a, options); });
-  return std::make_unique<BlockedSharedX<T>>(host, static_cast<int>(options.max_padding), build_seconds);
+  return std::make_unique<BlockedSharedX<T>>(build_blocked_on_device(source.device, options, source.stream),
+                                             static_cast<int>(options.max_padding));
 }
 
 template std::unique_ptr<FormatKernel<float>> make_blocked_shared_x(const FormatSource<float>&, const KernelParams&);

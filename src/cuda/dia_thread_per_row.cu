@@ -7,12 +7,14 @@
 // is contiguous across the warp too (read through the read-only cache).
 // Values are streamed (evict-first).
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_loads.cuh"
+#include "cuda/dia_device.hpp"
 #include "cuda/format_kernels.hpp"
-#include "spmv/formats/dia.hpp"
 
 namespace spmv::detail {
 
@@ -56,18 +58,15 @@ __global__ void spmv_dia_thread_per_row_kernel(DiaView<T> a, const T* __restrict
 template <class T>
 class DiaThreadPerRow final : public FormatKernel<T> {
  public:
-  DiaThreadPerRow(const Dia<T>& host, int block_size, int max_padding, double build_seconds)
-      : view_{host.rows, host.cols, host.stride, static_cast<index_t>(host.offsets.size())},
+  // `offsets_on_host`: dia.offsets downloaded, for the byte model.
+  DiaThreadPerRow(DeviceDia<T> dia, const std::vector<index_t>& offsets_on_host, int block_size, int max_padding)
+      : dia_(std::move(dia)),
+        view_{dia_.rows, dia_.cols, dia_.stride, dia_.diagonals(), dia_.offsets.data(), dia_.values.data()},
         block_size_(block_size),
-        max_padding_(max_padding),
-        build_seconds_(build_seconds),
-        offsets_(host.offsets, "DIA offsets"),
-        values_(host.values, "DIA values") {
-    view_.offsets = offsets_.data();
-    view_.values = values_.data();
-    for (index_t offset : host.offsets) {
+        max_padding_(max_padding) {
+    for (index_t offset : offsets_on_host) {
       const std::int64_t first_row = std::max<std::int64_t>(0, -std::int64_t(offset));
-      const std::int64_t end_row = std::min<std::int64_t>(host.rows, std::int64_t(host.cols) - offset);
+      const std::int64_t end_row = std::min<std::int64_t>(dia_.rows, std::int64_t(dia_.cols) - offset);
       values_read_ += static_cast<std::size_t>(std::max<std::int64_t>(0, end_row - first_row));
     }
   }
@@ -79,18 +78,16 @@ class DiaThreadPerRow final : public FormatKernel<T> {
     SPMV_LAUNCH_CHECK();
   }
   KernelParams params() const override { return {{"block_size", block_size_}, {"max_padding", max_padding_}}; }
-  std::size_t device_bytes() const override { return offsets_.bytes() + values_.bytes(); }
+  std::size_t device_bytes() const override { return dia_.offsets.bytes() + dia_.values.bytes(); }
   // The offsets and every value of a diagonal inside the matrix (its zeros
   // included: there is no index to skip them).
-  std::size_t matrix_bytes() const override { return offsets_.bytes() + values_read_ * sizeof(T); }
+  std::size_t matrix_bytes() const override { return dia_.offsets.bytes() + values_read_ * sizeof(T); }
 
  private:
+  DeviceDia<T> dia_;
   DiaView<T> view_;
   int block_size_;
   int max_padding_;
-  double build_seconds_;
-  DeviceBuffer<index_t> offsets_;
-  DeviceBuffer<T> values_;
   std::size_t values_read_ = 0;
 };
 
@@ -98,12 +95,14 @@ class DiaThreadPerRow final : public FormatKernel<T> {
 
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_dia_thread_per_row(const FormatSource<T>& source, const KernelParams& params) {
-  const Csr<T>& a = source.host_csr();
   const int block_size = param_or(params, "dia", "block_size", 256, {64, 128, 256, 512, 1024});
   const int max_padding = max_padding_param(params, "dia");
-  double build_seconds = 0;
-  const Dia<T> host = timed_build(build_seconds, [&] { return dia_from_csr(a, {double(max_padding)}); });
-  return std::make_unique<DiaThreadPerRow<T>>(host, block_size, max_padding, build_seconds);
+  DeviceDia<T> dia = build_dia_on_device(source.device, {double(max_padding)}, source.stream);
+  std::vector<index_t> offsets_on_host(dia.offsets.size());
+  SPMV_CUDA_CHECK(cudaMemcpyAsync(offsets_on_host.data(), dia.offsets.data(), dia.offsets.bytes(),
+                                  cudaMemcpyDeviceToHost, source.stream));
+  SPMV_CUDA_CHECK(cudaStreamSynchronize(source.stream));
+  return std::make_unique<DiaThreadPerRow<T>>(std::move(dia), offsets_on_host, block_size, max_padding);
 }
 
 template std::unique_ptr<FormatKernel<float>> make_dia_thread_per_row(const FormatSource<float>&, const KernelParams&);

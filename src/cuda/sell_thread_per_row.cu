@@ -7,11 +7,12 @@
 // similar lengths after sorting, so threads of a warp finish together and
 // the padding (never read) stays small. y[row_of[p]] is written in the
 // user's order. Matrix arrays are streamed; x goes through the read-only cache.
+#include <utility>
+
 #include "cuda/cuda_check.hpp"
-#include "cuda/device_buffer.hpp"
 #include "cuda/device_loads.cuh"
 #include "cuda/format_kernels.hpp"
-#include "spmv/formats/sell.hpp"
+#include "cuda/sell_device.hpp"
 
 namespace spmv::detail {
 
@@ -45,67 +46,55 @@ __global__ void spmv_sell_thread_per_row_kernel(SellView<T> a, const T* __restri
 template <class T>
 class SellThreadPerRow final : public FormatKernel<T> {
  public:
-  SellThreadPerRow(const Sell<T>& host, int block_size, int max_padding, double build_seconds)
-      : rows_(host.rows),
-        chunk_rows_(host.chunk_rows),
-        sigma_(host.sigma),
-        nnz_(host.nnz),
-        block_size_(block_size),
-        max_padding_(max_padding),
-        build_seconds_(build_seconds),
-        chunk_ptr_(host.chunk_ptr, "SELL chunk pointers"),
-        row_of_(host.row_of, "SELL row permutation"),
-        row_length_(host.row_length, "SELL row lengths"),
-        col_idx_(host.col_idx, "SELL column indices"),
-        values_(host.values, "SELL values") {}
+  SellThreadPerRow(DeviceSell<T> sell, int block_size, int max_padding)
+      : sell_(std::move(sell)), block_size_(block_size), max_padding_(max_padding) {}
 
   void spmv(const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
-    if (rows_ == 0) return;
-    const SellView<T> a{rows_, chunk_rows_, chunk_ptr_.data(), row_of_.data(), row_length_.data(), col_idx_.data(),
-                        values_.data()};
-    spmv_sell_thread_per_row_kernel<<<blocks_for(rows_, block_size_), block_size_, 0, stream>>>(a, x, y, alpha, beta);
+    if (sell_.rows == 0) return;
+    const SellView<T> a{sell_.rows,
+                        sell_.chunk_rows,
+                        sell_.chunk_ptr.data(),
+                        sell_.row_of.data(),
+                        sell_.row_length.data(),
+                        sell_.col_idx.data(),
+                        sell_.values.data()};
+    const unsigned blocks = blocks_for(sell_.rows, block_size_);
+    spmv_sell_thread_per_row_kernel<<<blocks, block_size_, 0, stream>>>(a, x, y, alpha, beta);
     SPMV_LAUNCH_CHECK();
   }
   KernelParams params() const override {
-    return {{"chunk_rows", chunk_rows_}, {"sigma", sigma_}, {"block_size", block_size_}, {"max_padding", max_padding_}};
+    return {{"chunk_rows", sell_.chunk_rows},
+            {"sigma", sell_.sigma},
+            {"block_size", block_size_},
+            {"max_padding", max_padding_}};
   }
   std::size_t device_bytes() const override {
-    return chunk_ptr_.bytes() + row_of_.bytes() + row_length_.bytes() + col_idx_.bytes() + values_.bytes();
+    return sell_.chunk_ptr.bytes() + sell_.row_of.bytes() + sell_.row_length.bytes() + sell_.col_idx.bytes() +
+           sell_.values.bytes();
   }
   // Chunk pointers, permutation, row lengths and the entries; never the padding.
   std::size_t matrix_bytes() const override {
-    return chunk_ptr_.bytes() + row_of_.bytes() + row_length_.bytes() +
-           static_cast<std::size_t>(nnz_) * (sizeof(index_t) + sizeof(T));
+    return sell_.chunk_ptr.bytes() + sell_.row_of.bytes() + sell_.row_length.bytes() +
+           static_cast<std::size_t>(sell_.nnz) * (sizeof(index_t) + sizeof(T));
   }
 
  private:
-  index_t rows_;
-  index_t chunk_rows_;
-  index_t sigma_;
-  index_t nnz_;
+  DeviceSell<T> sell_;
   int block_size_;
   int max_padding_;
-  double build_seconds_;
-  DeviceBuffer<index_t> chunk_ptr_;
-  DeviceBuffer<index_t> row_of_;
-  DeviceBuffer<index_t> row_length_;
-  DeviceBuffer<index_t> col_idx_;
-  DeviceBuffer<T> values_;
 };
 
 }  // namespace
 
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_sell_thread_per_row(const FormatSource<T>& source, const KernelParams& params) {
-  const Csr<T>& a = source.host_csr();
   SellOptions options;
   options.chunk_rows = param_or(params, "sell", "chunk_rows", options.chunk_rows, {8, 16, 32, 64, 128});
   options.sigma = param_or(params, "sell", "sigma", options.sigma);
   options.max_padding = max_padding_param(params, "sell");
   const int block_size = param_or(params, "sell", "block_size", 256, {64, 128, 256, 512, 1024});
-  double build_seconds = 0;
-  const Sell<T> host = timed_build(build_seconds, [&] { return sell_from_csr(a, options); });
-  return std::make_unique<SellThreadPerRow<T>>(host, block_size, static_cast<int>(options.max_padding), build_seconds);
+  return std::make_unique<SellThreadPerRow<T>>(build_sell_on_device(source.device, options, source.stream),
+                                               block_size, static_cast<int>(options.max_padding));
 }
 
 template std::unique_ptr<FormatKernel<float>> make_sell_thread_per_row(const FormatSource<float>&, const KernelParams&);

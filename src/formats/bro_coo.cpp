@@ -6,6 +6,7 @@
 #include <string>
 #include <type_traits>
 
+#include "formats/bro_shapes.hpp"
 #include "formats/bro_symbols.hpp"
 #include "formats/format_common.hpp"
 #include "spmv/error.hpp"
@@ -15,12 +16,6 @@ namespace spmv {
 static_assert(std::is_same_v<detail::bro_symbol_t, std::uint32_t>, "BroCoo stores 32-bit symbols");
 
 namespace {
-
-void check_interval(index_t interval) {
-  if (interval <= 0 || interval % bro_coo_lanes != 0)
-    throw InvalidArgument("BRO-COO: interval must be a positive multiple of " +
-                          std::to_string(bro_coo_lanes) + ", got " + std::to_string(interval));
-}
 
 // The row of every entry, in CSR order.
 template <class T>
@@ -100,17 +95,10 @@ EncodedWidths encode_all_widths(const std::vector<index_t>& rows, index_t interv
   for (index_t w = 0; w < intervals; ++w) {
     encoded.symbol_offset[w] = static_cast<index_t>(total);
     total += interval_symbols[w];
-    if (total > max_index)
-      throw SizeError("BRO-COO: " + std::to_string(total) + " symbols exceed 32-bit offsets");
+    detail::check_bro_coo_symbols(total);
   }
   encoded.symbol_offset[intervals] = static_cast<index_t>(total);
   return encoded;
-}
-
-// Bytes of the compressed row indices: widths, symbols, base rows and symbol offsets.
-std::size_t compressed_row_bytes(std::size_t widths, std::size_t symbols,
-                                 std::size_t symbol_offsets) {
-  return widths + symbols * sizeof(std::uint32_t) + (2 * symbol_offsets - 1) * sizeof(index_t);
 }
 
 // Calls visit(k, row) for every entry k of `a`, decoding the rows as the
@@ -136,22 +124,22 @@ void for_each_entry(const BroCoo<T>& a, Visit visit) {
 
 template <class T>
 FormatFootprint bro_coo_footprint(const Csr<T>& a, const BroCooOptions& options) {
-  check_interval(options.interval);
+  detail::check_bro_coo_interval(options.interval);
   const EncodedWidths encoded = encode_all_widths(entry_rows(a), options.interval);
-  FormatFootprint f;
-  f.nnz = a.nnz();
-  f.stored_entries = a.nnz();
-  f.bytes = compressed_row_bytes(encoded.widths.size(),
-                                 static_cast<std::size_t>(encoded.symbol_offset.back()),
-                                 encoded.symbol_offset.size()) +
-            static_cast<std::size_t>(a.nnz()) * (sizeof(index_t) + sizeof(T));
-  f.csr_bytes = csr_bytes(a.rows, a.nnz(), sizeof(T));
-  return f;
+  detail::BroCooShape shape;
+  shape.rows = a.rows;
+  shape.cols = a.cols;
+  shape.nnz = a.nnz();
+  shape.intervals = static_cast<std::int64_t>(encoded.symbol_offset.size()) - 1;
+  shape.widths = static_cast<std::int64_t>(encoded.widths.size());
+  shape.symbols = encoded.symbol_offset.back();
+  shape.value_bytes = sizeof(T);
+  return detail::bro_coo_footprint(shape);
 }
 
 template <class T>
 BroCoo<T> bro_coo_from_csr(const Csr<T>& a, const BroCooOptions& options) {
-  check_interval(options.interval);
+  detail::check_bro_coo_interval(options.interval);
   const std::vector<index_t> rows = entry_rows(a);
   EncodedWidths encoded = encode_all_widths(rows, options.interval);
   BroCoo<T> bro;
@@ -200,18 +188,7 @@ Coo<T> to_coo(const BroCoo<T>& a) {
 
 template <class T>
 CompressionMetrics bro_coo_metrics(const BroCoo<T>& a) {
-  const std::size_t compressed_rows =
-      compressed_row_bytes(a.widths.size(), a.symbols.size(), a.symbol_offset.size());
-  const std::size_t column_bytes = a.col_idx.size() * sizeof(index_t);
-  CompressionMetrics metrics;
-  metrics.against_uncompressed = {static_cast<std::size_t>(a.nnz()) * sizeof(index_t),
-                                  compressed_rows};
-  metrics.against_csr = {(static_cast<std::size_t>(a.rows) + 1) * sizeof(index_t) + column_bytes,
-                         compressed_rows + column_bytes};
-  metrics.matrix_bytes = compressed_rows + column_bytes + a.values.size() * sizeof(T);
-  metrics.vector_bytes = (static_cast<std::size_t>(a.rows) + a.cols) * sizeof(T);
-  metrics.nnz = a.nnz();
-  return metrics;
+  return detail::bro_coo_metrics(detail::bro_coo_shape(a));
 }
 
 template <class T>

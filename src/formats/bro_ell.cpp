@@ -12,6 +12,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "formats/bro_shapes.hpp"
 #include "formats/bro_symbols.hpp"
 #include "formats/format_common.hpp"
 #include "spmv/error.hpp"
@@ -24,16 +25,6 @@ using detail::bro_symbol_t;
 using detail::SymbolReader;
 using detail::SymbolWriter;
 static_assert(std::is_same_v<bro_symbol_t, std::uint32_t>, "BroEll stores 32-bit symbols");
-
-void check_options(const BroEllOptions& options) {
-  const index_t h = options.slice_height;
-  if (h < 32 || h > 1024 || h % 32 != 0)
-    throw InvalidArgument("BRO-ELL: slice_height=" + std::to_string(h) +
-                          " is not a multiple of 32 in [32, 1024] (one thread block)");
-  const index_t t = options.threads_per_row;
-  if (t < 1 || t > 32 || (t & (t - 1)) != 0)
-    throw InvalidArgument("BRO-ELL: threads_per_row=" + std::to_string(t) + " is not a power of two in [1, 32]");
-}
 
 // The entries of one stream in the Csr arrays: first, first + step, ... < end.
 struct StreamEntries {
@@ -104,17 +95,6 @@ class ValueTable {
   std::vector<T> table_;
 };
 
-// Bytes of the index data: symbols, one width per slice column, and the
-// two offset arrays of slices + 1 entries.
-std::size_t index_bytes(std::size_t slices, std::size_t slice_columns, std::size_t symbols) {
-  return symbols * sizeof(bro_symbol_t) + slice_columns * sizeof(std::uint8_t) + 2 * (slices + 1) * sizeof(index_t);
-}
-
-// Bytes of value codes: code symbols, their offsets and the table.
-std::size_t code_bytes(std::size_t slices, std::size_t code_symbols, std::size_t table_bytes) {
-  return code_symbols * sizeof(bro_symbol_t) + (slices + 1) * sizeof(index_t) + table_bytes;
-}
-
 // Everything about the format but its packed contents, in 64-bit offsets
 // (it is planned before the size checks).
 template <class T>
@@ -129,6 +109,24 @@ struct StreamLayout {
 
   std::int64_t stored_entries(index_t slice_height) const { return width_offset.back() * slice_height; }
 };
+
+// The layout's sizes (longest_row left 0: no refusal or footprint needs it).
+template <class T>
+detail::BroEllShape layout_shape(const Csr<T>& a, index_t slice_height, const StreamLayout<T>& layout) {
+  detail::BroEllShape shape;
+  shape.rows = a.rows;
+  shape.cols = a.cols;
+  shape.nnz = a.nnz();
+  shape.slice_height = slice_height;
+  shape.slices = layout.slices;
+  shape.slice_columns = layout.width_offset.back();
+  shape.symbols = layout.symbol_offset.back();
+  shape.value_codes = layout.value_codes;
+  shape.code_symbols = layout.code_symbol_offset.back();
+  shape.table_entries = static_cast<std::int64_t>(layout.value_table.table().size());
+  shape.value_bytes = sizeof(T);
+  return shape;
+}
 
 // Columns of each slice (its longest stream) and the bit width of each slice
 // column (the widest field in it; the width of a bitwise OR of fields is
@@ -194,44 +192,18 @@ void plan_code_symbols(index_t slice_height, StreamLayout<T>& layout) {
 template <class T>
 void plan_value_codes(const Csr<T>& a, const BroEllOptions& options, StreamLayout<T>& layout) {
   if (options.value_codes == BroValueCodes::never || a.nnz() == 0) return;
-  const bool demanded = options.value_codes == BroValueCodes::always;
-  const std::size_t max_entries =
-      demanded ? bro_max_value_table_entries
-               : std::min(bro_max_value_table_entries, bro_default_value_table_max_bytes / sizeof(T));
-  if (!layout.value_table.build(a.values, max_entries)) {
-    if (demanded)
-      throw FormatLimitError("BRO-ELL value codes hold at most " + std::to_string(bro_max_value_table_entries) +
-                             " distinct values, and the matrix has more: use value_codes=0 instead");
+  if (!layout.value_table.build(a.values, detail::bro_value_table_limit(options.value_codes, sizeof(T)))) {
+    if (options.value_codes == BroValueCodes::always) detail::throw_bro_value_table_full();
     return;
   }
   plan_code_symbols(options.slice_height, layout);
-  const std::size_t codes = code_bytes(static_cast<std::size_t>(layout.slices),
-                                       static_cast<std::size_t>(layout.code_symbol_offset.back()),
-                                       layout.value_table.table().size() * sizeof(T));
-  // What a product reads (bro_ell_matrix_bytes): every code, but only the
-  // values of entries. A padded matrix may store fewer bytes as codes and
-  // still read more.
-  const std::size_t values = static_cast<std::size_t>(a.nnz()) * sizeof(T);
-  layout.value_codes = demanded || codes < values;
-}
-
-template <class T>
-FormatFootprint footprint(const Csr<T>& a, const BroEllOptions& options, const StreamLayout<T>& layout) {
-  FormatFootprint f;
-  f.nnz = a.nnz();
-  f.stored_entries = layout.stored_entries(options.slice_height);
-  const auto slices = static_cast<std::size_t>(layout.slices);
-  f.bytes = index_bytes(slices, layout.widths.size(), static_cast<std::size_t>(layout.symbol_offset.back())) +
-            (layout.value_codes ? code_bytes(slices, static_cast<std::size_t>(layout.code_symbol_offset.back()),
-                                             layout.value_table.table().size() * sizeof(T))
-                                : static_cast<std::size_t>(f.stored_entries) * sizeof(T));
-  f.csr_bytes = csr_bytes(a.rows, a.nnz(), sizeof(T));
-  return f;
+  layout.value_codes =
+      detail::bro_value_codes_chosen(options.value_codes, layout_shape(a, options.slice_height, layout));
 }
 
 template <class T>
 StreamLayout<T> plan_layout(const Csr<T>& a, const BroEllOptions& options) {
-  check_options(options);
+  detail::check_bro_ell_options(options);
   StreamLayout<T> layout;
   const std::int64_t streams = static_cast<std::int64_t>(a.rows) * options.threads_per_row;
   layout.slices = (streams + options.slice_height - 1) / options.slice_height;
@@ -318,7 +290,7 @@ void for_each_entry(const BroEll<T>& a, Visit visit) {
 
 template <class T>
 FormatFootprint bro_ell_footprint(const Csr<T>& a, const BroEllOptions& options) {
-  return footprint(a, options, plan_layout(a, options));
+  return detail::bro_ell_footprint(layout_shape(a, options.slice_height, plan_layout(a, options)));
 }
 
 template <class T>
@@ -332,9 +304,9 @@ BroEll<T> bro_ell_from_csr(const Csr<T>& a, const BroEllOptions& options) {
   bro.longest_row = lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
   bro.slice_height = options.slice_height;
   bro.threads_per_row = options.threads_per_row;
-  detail::check_footprint("BRO-ELL", footprint(a, options, layout), options.max_padding,
-                          detail::row_length_summary(bro.longest_row, a.rows ? double(a.nnz()) / a.rows : 0.0),
-                          "bro-hyb or more threads_per_row");
+  detail::BroEllShape shape = layout_shape(a, options.slice_height, layout);
+  shape.longest_row = bro.longest_row;
+  detail::check_bro_ell_limit(shape, options.max_padding);
   bro.width_offset = narrowed(layout.width_offset);
   bro.widths = layout.widths;
   bro.symbol_offset = narrowed(layout.symbol_offset);
@@ -379,22 +351,12 @@ Csr<T> to_csr(const BroEll<T>& a) {
 
 template <class T>
 std::size_t bro_ell_matrix_bytes(const BroEll<T>& a) {
-  const auto slices = static_cast<std::size_t>(a.slices());
-  return index_bytes(slices, a.widths.size(), a.symbols.size()) +
-         (a.uses_value_codes() ? code_bytes(slices, a.code_symbols.size(), a.value_table.size() * sizeof(T))
-                               : static_cast<std::size_t>(a.nnz) * sizeof(T));
+  return detail::bro_ell_matrix_bytes(detail::bro_ell_shape(a));
 }
 
 template <class T>
 CompressionMetrics bro_ell_metrics(const BroEll<T>& a) {
-  const std::size_t compressed = index_bytes(static_cast<std::size_t>(a.slices()), a.widths.size(), a.symbols.size());
-  CompressionMetrics m;
-  m.against_uncompressed = {static_cast<std::size_t>(a.rows) * a.longest_row * sizeof(index_t), compressed};
-  m.against_csr = {(static_cast<std::size_t>(a.nnz) + a.rows + 1) * sizeof(index_t), compressed};
-  m.matrix_bytes = bro_ell_matrix_bytes(a);
-  m.vector_bytes = (static_cast<std::size_t>(a.rows) + a.cols) * sizeof(T);
-  m.nnz = a.nnz;
-  return m;
+  return detail::bro_ell_metrics(detail::bro_ell_shape(a));
 }
 
 #define SPMV_INSTANTIATE_BRO_ELL(T)                                                \

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "formats/bro_shapes.hpp"
 #include "formats/format_common.hpp"
 #include "spmv/formats/hyb.hpp"
 
@@ -81,11 +82,7 @@ template <class T>
 BroHyb<T> bro_hyb_from_csr(const Csr<T>& a, const BroHybOptions& options) {
   const index_t width = split_width(a, options);
   const RowSplit<T> split = split_rows(a, width);
-  detail::check_footprint("BRO-HYB", footprint(a, split, options), options.ell.max_padding,
-                          "BRO-ELL part of width " + std::to_string(width) + " for " +
-                              std::to_string(a.rows) + " rows with mean length " +
-                              detail::one_decimal(a.rows ? double(a.nnz()) / a.rows : 0.0),
-                          "a smaller ell_width, bro-coo or csr-vector");
+  detail::check_bro_hyb_limit(footprint(a, split, options), width, a.rows, options.ell.max_padding);
   // The whole is within the limit; the ELL part alone may pad more, as in HYB.
   BroEllOptions ell_options = options.ell;
   ell_options.max_padding = std::numeric_limits<double>::infinity();
@@ -116,21 +113,7 @@ double bro_hyb_ell_fraction(const BroHyb<T>& a) {
 
 template <class T>
 CompressionMetrics bro_hyb_metrics(const BroHyb<T>& a) {
-  const CompressionMetrics ell = bro_ell_metrics(a.ell);
-  const CompressionMetrics coo = bro_coo_metrics(a.coo);
-  const std::size_t coo_columns = a.coo.col_idx.size() * sizeof(index_t);
-  const std::size_t compressed = ell.against_uncompressed.compressed_index_bytes +
-                                 coo.against_uncompressed.compressed_index_bytes + coo_columns;
-  CompressionMetrics metrics;
-  metrics.nnz = ell.nnz + coo.nnz;
-  metrics.against_uncompressed = {ell.against_uncompressed.original_index_bytes +
-                                      coo.against_uncompressed.original_index_bytes + coo_columns,
-                                  compressed};
-  metrics.against_csr = {(static_cast<std::size_t>(metrics.nnz) + a.ell.rows + 1) * sizeof(index_t),
-                         compressed};
-  metrics.matrix_bytes = ell.matrix_bytes + coo.matrix_bytes;
-  metrics.vector_bytes = ell.vector_bytes;
-  return metrics;
+  return detail::bro_hyb_metrics(detail::bro_ell_shape(a.ell), detail::bro_coo_shape(a.coo));
 }
 
 #define SPMV_INSTANTIATE_BRO_HYB(T)                                                \

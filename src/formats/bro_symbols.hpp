@@ -69,6 +69,39 @@ class SymbolWriter {
   int pending_bits_ = 0;
 };
 
+// Writes one multiplexed stream in place, symbol m at first_symbol[m *
+// stride], as SymbolWriter would build and scatter it (the device builds:
+// each thread writes its own stream, and the threads of a warp, writing
+// fields of equal width, store adjacent words together).
+class MultiplexedSymbolWriter {
+ public:
+  SPMV_HOST_DEVICE MultiplexedSymbolWriter(bro_symbol_t* first_symbol, std::int64_t stride)
+      : next_(first_symbol), stride_(stride) {}
+
+  // Appends the low `width` bits of `value` (width 0..32; value must fit).
+  SPMV_HOST_DEVICE void put(std::uint32_t value, int width) {
+    if (width == 0) return;
+    window_ = (window_ << width) | value;
+    pending_bits_ += width;
+    if (pending_bits_ >= bro_symbol_bits) {
+      pending_bits_ -= bro_symbol_bits;
+      *next_ = static_cast<bro_symbol_t>(window_ >> pending_bits_);
+      next_ += stride_;
+      window_ &= (std::uint64_t(1) << pending_bits_) - 1;
+    }
+  }
+  // Stores the last symbol, padded with zero bits.
+  SPMV_HOST_DEVICE void finish() {
+    if (pending_bits_ > 0) *next_ = static_cast<bro_symbol_t>(window_ << (bro_symbol_bits - pending_bits_));
+  }
+
+ private:
+  bro_symbol_t* next_;
+  std::int64_t stride_;
+  std::uint64_t window_ = 0;  // the low pending_bits_ bits are not yet stored
+  int pending_bits_ = 0;
+};
+
 // Symbols a stream of `total_bits` occupies.
 SPMV_HOST_DEVICE std::int64_t symbols_for_bits(std::int64_t total_bits) {
   return (total_bits + bro_symbol_bits - 1) / bro_symbol_bits;

@@ -1,12 +1,16 @@
-// BRO-COO on the device: its arrays and the accumulating product, shared by
-// the bro-coo and bro-hyb kernels.
+// BRO-COO on the device: its arrays, their build from the uploaded CSR
+// (bro_coo_device_build.cu, bro_coo_from_csr's arrays) and the accumulating
+// product, shared by the bro-coo and bro-hyb kernels.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
+#include "cuda/csr_algorithm.hpp"
 #include "cuda/device_buffer.hpp"
+#include "cuda/device_build.hpp"
+#include "formats/bro_shapes.hpp"
 #include "spmv/formats/bro_coo.hpp"
 
 namespace spmv::detail {
@@ -28,8 +32,10 @@ struct BroCooView {
 // for a second pass.
 template <class T>
 struct DeviceBroCoo {
-  index_t interval;
-  index_t warps;  // intervals
+  index_t rows = 0;
+  index_t cols = 0;
+  index_t interval = 0;
+  index_t warps = 0;  // intervals
   DeviceBuffer<index_t> base_row;
   DeviceBuffer<index_t> symbol_offset;
   DeviceBuffer<std::uint8_t> widths;
@@ -40,7 +46,6 @@ struct DeviceBroCoo {
   mutable DeviceBuffer<index_t> carry_row;
   mutable DeviceBuffer<T> carry_value;
 
-  explicit DeviceBroCoo(const BroCoo<T>& host);
   BroCooView<T> view() const {
     return {static_cast<index_t>(values.size()),
             interval,
@@ -56,7 +61,50 @@ struct DeviceBroCoo {
            col_idx.bytes() + values.bytes();
   }
   std::size_t bytes() const { return matrix_bytes() + carry_row.bytes() + carry_value.bytes(); }
+  BroCooShape shape() const {
+    return {rows,
+            cols,
+            static_cast<std::int64_t>(values.size()),
+            warps,
+            static_cast<std::int64_t>(widths.size()),
+            static_cast<std::int64_t>(symbols.size()),
+            sizeof(T)};
+  }
 };
+
+// The rows of a BRO-COO: each entry's row, column and value in row order
+// (a row slice of the CSR gathered with its row indices), and the
+// dimensions of the matrix.
+template <class T>
+struct BroCooEntries {
+  index_t rows = 0;
+  index_t cols = 0;
+  DeviceRowSlice<T> entries;
+};
+
+// A BRO-COO planned but not packed: widths and symbol offsets, the symbols
+// not yet allocated (bro-hyb refuses on the footprint of both its parts
+// first).
+template <class T>
+struct BroCooDevicePlan {
+  BroCooEntries<T> source;
+  index_t interval = 0;
+  DeviceBuffer<std::uint8_t> widths;
+  DeviceBuffer<index_t> symbol_offset;
+  BroCooShape shape;
+};
+
+// InvalidArgument for a bad interval, SizeError when the symbols exceed
+// 32-bit offsets.
+template <class T>
+BroCooDevicePlan<T> plan_bro_coo_on_device(BroCooEntries<T>&& source, const BroCooOptions& options,
+                                           cudaStream_t stream);
+template <class T>
+DeviceBroCoo<T> pack_bro_coo_on_device(BroCooDevicePlan<T>&& plan, cudaStream_t stream);
+
+// bro_coo_from_csr(a, options) on the device.
+template <class T>
+DeviceBroCoo<T> build_bro_coo_on_device(const CsrView<T>& a, const BroCooOptions& options, cudaStream_t stream);
 
 // y += alpha * A * x: y must already hold beta * y.
 template <class T>

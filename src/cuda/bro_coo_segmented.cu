@@ -58,15 +58,10 @@ __global__ void spmv_bro_coo_segmented_kernel(BroCooView<T> a, const T* __restri
 template <class T>
 class BroCooSegmented final : public FormatKernel<T> {
  public:
-  BroCooSegmented(const BroCoo<T>& host, int block_size, double build_seconds)
-      : rows_(host.rows),
-        block_size_(block_size),
-        build_seconds_(build_seconds),
-        compression_(bro_coo_metrics(host)),
-        matrix_(host) {}
+  BroCooSegmented(DeviceBroCoo<T>&& matrix, int block_size) : block_size_(block_size), matrix_(std::move(matrix)) {}
 
   void spmv(const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
-    scale_vector(y, rows_, beta, stream);
+    scale_vector(y, matrix_.rows, beta, stream);
     accumulate_bro_coo(matrix_, x, y, alpha, block_size_, stream);
   }
   KernelParams params() const override {
@@ -74,30 +69,14 @@ class BroCooSegmented final : public FormatKernel<T> {
   }
   std::size_t device_bytes() const override { return matrix_.bytes(); }
   std::size_t matrix_bytes() const override { return matrix_.matrix_bytes(); }
-  std::optional<CompressionMetrics> index_compression() const override { return compression_; }
+  std::optional<CompressionMetrics> index_compression() const override { return bro_coo_metrics(matrix_.shape()); }
 
  private:
-  index_t rows_;
   int block_size_;
-  double build_seconds_;
-  CompressionMetrics compression_;
   DeviceBroCoo<T> matrix_;
 };
 
 }  // namespace
-
-template <class T>
-DeviceBroCoo<T>::DeviceBroCoo(const BroCoo<T>& host)
-    : interval(host.interval),
-      warps(host.intervals()),
-      base_row(host.base_row, "BRO-COO base rows"),
-      symbol_offset(host.symbol_offset, "BRO-COO symbol offsets"),
-      widths(host.widths, "BRO-COO bit widths"),
-      symbols(host.symbols, "BRO-COO row symbols"),
-      col_idx(host.col_idx, "BRO-COO column indices"),
-      values(host.values, "BRO-COO values"),
-      carry_row(host.intervals(), "BRO-COO carry rows"),
-      carry_value(host.intervals(), "BRO-COO carry values") {}
 
 template <class T>
 void accumulate_bro_coo(const DeviceBroCoo<T>& a, const T* x, T* y, T alpha, int block_size,
@@ -113,7 +92,7 @@ void accumulate_bro_coo(const DeviceBroCoo<T>& a, const T* x, T* y, T alpha, int
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_bro_coo_segmented(const FormatSource<T>& source,
                                                         const KernelParams& params) {
-  const Csr<T>& a = source.host_csr();
+  const CsrView<T>& a = source.device;
   const int block_size = param_or(params, "bro-coo", "block_size", 256, {64, 128, 256, 512, 1024});
   // Default: the coo kernel's split, one interval per resident warp. Below
   // about 1024 entries per warp (8.6M entries on an H200) each lane's stream
@@ -121,14 +100,11 @@ std::unique_ptr<FormatKernel<T>> make_bro_coo_segmented(const FormatSource<T>& s
   // savings (stencil27 on the host: eta 0.93 with 1024 entries per interval,
   // 0.86 with 256); whether a longer minimum pays on the GPU is not measured.
   const index_t interval = param_or(params, "bro-coo", "interval",
-                                    interval_per_resident_warp(a.nnz(), current_gpu_shape()));
-  double build_seconds = 0;
-  const BroCoo<T> host = timed_build(build_seconds, [&] { return bro_coo_from_csr(a, {interval}); });
-  return std::make_unique<BroCooSegmented<T>>(host, block_size, build_seconds);
+                                    interval_per_resident_warp(a.nnz, current_gpu_shape()));
+  return std::make_unique<BroCooSegmented<T>>(build_bro_coo_on_device(a, {interval}, source.stream), block_size);
 }
 
 #define SPMV_INSTANTIATE_BRO_COO_KERNEL(T)                                                      \
-  template struct DeviceBroCoo<T>;                                                              \
   template void accumulate_bro_coo(const DeviceBroCoo<T>&, const T*, T*, T, int, cudaStream_t); \
   template std::unique_ptr<FormatKernel<T>> make_bro_coo_segmented(const FormatSource<T>&,               \
                                                                    const KernelParams&);

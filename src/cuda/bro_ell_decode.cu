@@ -20,13 +20,13 @@
 // read-only cache (a small table stays in L1). x goes through the read-only
 // cache. With T threads per row, the T adjacent streams of a row are summed
 // by a sub-warp shuffle reduction and the row's first thread writes y.
+#include "cuda/bro_ell_device.hpp"
 #include "cuda/cuda_check.hpp"
-#include "cuda/device_buffer.hpp"
+#include "cuda/device_build.hpp"
 #include "cuda/device_loads.cuh"
+#include "cuda/ellpack_r_device.hpp"
 #include "cuda/format_kernels.hpp"
 #include "formats/bro_symbols.hpp"
-#include "formats/format_common.hpp"
-#include "spmv/formats/bro_ell.hpp"
 
 namespace spmv::detail {
 
@@ -103,76 +103,48 @@ void launch(const BroEllView<T>& a, bool value_codes, unsigned slices, int slice
 template <class T>
 class BroEllDecode final : public FormatKernel<T> {
  public:
-  BroEllDecode(const BroEll<T>& host, int max_padding, double build_seconds)
-      : rows_(host.rows),
-        slices_(host.slices()),
-        slice_height_(host.slice_height),
-        threads_per_row_(host.threads_per_row),
-        value_codes_(host.uses_value_codes()),
-        value_code_bits_(host.value_code_bits),
-        max_padding_(max_padding),
-        build_seconds_(build_seconds),
-        matrix_bytes_(bro_ell_matrix_bytes(host)),
-        compression_(bro_ell_metrics(host)),
-        width_offset_(host.width_offset, "BRO-ELL width offsets"),
-        widths_(host.widths, "BRO-ELL bit widths"),
-        symbol_offset_(host.symbol_offset, "BRO-ELL symbol offsets"),
-        symbols_(host.symbols, "BRO-ELL index symbols"),
-        values_(host.values, "BRO-ELL values"),
-        value_table_(host.value_table, "BRO-ELL value table"),
-        code_symbol_offset_(host.code_symbol_offset, "BRO-ELL code symbol offsets"),
-        code_symbols_(host.code_symbols, "BRO-ELL code symbols") {}
+  BroEllDecode(DeviceBroEll<T>&& matrix, int max_padding) : max_padding_(max_padding), matrix_(std::move(matrix)) {}
 
   void spmv(const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
-    if (slices_ == 0) return;
-    const BroEllView<T> a{rows_,           width_offset_.data(), widths_.data(),
-                          symbol_offset_.data(), symbols_.data(), values_.data(),
-                          value_table_.data(),   value_code_bits_, code_symbol_offset_.data(),
-                          code_symbols_.data()};
-    const auto slices = static_cast<unsigned>(slices_);
-    switch (threads_per_row_) {
-      case 1: launch<T, 1>(a, value_codes_, slices, slice_height_, x, y, alpha, beta, stream); break;
-      case 2: launch<T, 2>(a, value_codes_, slices, slice_height_, x, y, alpha, beta, stream); break;
-      case 4: launch<T, 4>(a, value_codes_, slices, slice_height_, x, y, alpha, beta, stream); break;
-      case 8: launch<T, 8>(a, value_codes_, slices, slice_height_, x, y, alpha, beta, stream); break;
-      case 16: launch<T, 16>(a, value_codes_, slices, slice_height_, x, y, alpha, beta, stream); break;
-      default: launch<T, 32>(a, value_codes_, slices, slice_height_, x, y, alpha, beta, stream); break;
+    const BroEllShape& shape = matrix_.shape;
+    if (shape.slices == 0) return;
+    const BroEllView<T> a{shape.rows,
+                          matrix_.width_offset.data(),
+                          matrix_.widths.data(),
+                          matrix_.symbol_offset.data(),
+                          matrix_.symbols.data(),
+                          matrix_.values.data(),
+                          matrix_.value_table.data(),
+                          matrix_.value_code_bits,
+                          matrix_.code_symbol_offset.data(),
+                          matrix_.code_symbols.data()};
+    const auto slices = static_cast<unsigned>(shape.slices);
+    const bool value_codes = shape.value_codes;
+    const int slice_height = shape.slice_height;
+    switch (matrix_.threads_per_row) {
+      case 1: launch<T, 1>(a, value_codes, slices, slice_height, x, y, alpha, beta, stream); break;
+      case 2: launch<T, 2>(a, value_codes, slices, slice_height, x, y, alpha, beta, stream); break;
+      case 4: launch<T, 4>(a, value_codes, slices, slice_height, x, y, alpha, beta, stream); break;
+      case 8: launch<T, 8>(a, value_codes, slices, slice_height, x, y, alpha, beta, stream); break;
+      case 16: launch<T, 16>(a, value_codes, slices, slice_height, x, y, alpha, beta, stream); break;
+      default: launch<T, 32>(a, value_codes, slices, slice_height, x, y, alpha, beta, stream); break;
     }
   }
   KernelParams params() const override {
-    return {{"slice_height", slice_height_},
-            {"threads_per_row", threads_per_row_},
-            {"value_codes", value_codes_ ? 1 : 0},
+    return {{"slice_height", matrix_.shape.slice_height},
+            {"threads_per_row", matrix_.threads_per_row},
+            {"value_codes", matrix_.shape.value_codes ? 1 : 0},
             {"max_padding", max_padding_}};
   }
-  std::size_t device_bytes() const override {
-    return width_offset_.bytes() + widths_.bytes() + symbol_offset_.bytes() + symbols_.bytes() + values_.bytes() +
-           value_table_.bytes() + code_symbol_offset_.bytes() + code_symbols_.bytes();
-  }
+  std::size_t device_bytes() const override { return matrix_.bytes(); }
   // All index and code data once; of the plain values only those of entries
   // (the padding's are skipped). See bro_ell_matrix_bytes.
-  std::size_t matrix_bytes() const override { return matrix_bytes_; }
-  std::optional<CompressionMetrics> index_compression() const override { return compression_; }
+  std::size_t matrix_bytes() const override { return bro_ell_matrix_bytes(matrix_.shape); }
+  std::optional<CompressionMetrics> index_compression() const override { return bro_ell_metrics(matrix_.shape); }
 
  private:
-  index_t rows_;
-  index_t slices_;
-  int slice_height_;
-  int threads_per_row_;
-  bool value_codes_;
-  int value_code_bits_;
   int max_padding_;
-  double build_seconds_;
-  std::size_t matrix_bytes_;
-  CompressionMetrics compression_;
-  DeviceBuffer<index_t> width_offset_;
-  DeviceBuffer<std::uint8_t> widths_;
-  DeviceBuffer<index_t> symbol_offset_;
-  DeviceBuffer<bro_symbol_t> symbols_;
-  DeviceBuffer<T> values_;
-  DeviceBuffer<T> value_table_;
-  DeviceBuffer<index_t> code_symbol_offset_;
-  DeviceBuffer<bro_symbol_t> code_symbols_;
+  DeviceBroEll<T> matrix_;
 };
 
 // value_codes: absent lets the builder decide (BroValueCodes::when_smaller).
@@ -188,33 +160,34 @@ BroValueCodes value_codes_param(const KernelParams& params) {
 
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_bro_ell_decode(const FormatSource<T>& source, const KernelParams& params) {
-  const Csr<T>& a = source.host_csr();
-  double build_seconds = 0;
+  const CsrView<T>& a = source.device;
   BroEllOptions options;
   options.slice_height = param_or(params, "bro-ell", "slice_height", options.slice_height, {32, 64, 128, 256, 512, 1024});
   // Default T: the ELLR-T configuration model's. The decomposition is the
   // same (T adjacent threads per row, a warp busy for its longest stream);
   // the model does not weigh that T > 1 widens the deltas by about log2(T) bits.
-  options.threads_per_row =
-      params.count("threads_per_row")
-          ? param_or(params, "bro-ell", "threads_per_row", 1, {1, 2, 4, 8, 16, 32})
-          : timed_build(build_seconds, [&] {
-              return ellrt_configuration(row_lengths(a), current_gpu_shape()).threads_per_row;
-            });
+  if (params.count("threads_per_row")) {
+    options.threads_per_row = param_or(params, "bro-ell", "threads_per_row", 1, {1, 2, 4, 8, 16, 32});
+  } else {
+    const DeviceBuffer<index_t> lengths = device_row_lengths(a, source.stream);
+    options.threads_per_row =
+        ellrt_configuration(device_ellrt_warp_steps(lengths.data(), a.rows, source.stream), current_gpu_shape())
+            .threads_per_row;
+  }
   options.value_codes = value_codes_param(params);
   options.max_padding = max_padding_param(params, "bro-ell");
-  const BroEll<T> host = timed_build(build_seconds, [&] { return bro_ell_from_csr(a, options); });
-  return make_bro_ell_decode_of(host, static_cast<int>(options.max_padding), build_seconds);
+  return make_bro_ell_decode_of(build_bro_ell_on_device(a, options, source.stream),
+                                static_cast<int>(options.max_padding));
 }
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_bro_ell_decode_of(const BroEll<T>& host, int max_padding, double build_seconds) {
-  return std::make_unique<BroEllDecode<T>>(host, max_padding, build_seconds);
+std::unique_ptr<FormatKernel<T>> make_bro_ell_decode_of(DeviceBroEll<T>&& matrix, int max_padding) {
+  return std::make_unique<BroEllDecode<T>>(std::move(matrix), max_padding);
 }
 
 template std::unique_ptr<FormatKernel<float>> make_bro_ell_decode(const FormatSource<float>&, const KernelParams&);
 template std::unique_ptr<FormatKernel<double>> make_bro_ell_decode(const FormatSource<double>&, const KernelParams&);
-template std::unique_ptr<FormatKernel<float>> make_bro_ell_decode_of(const BroEll<float>&, int, double);
-template std::unique_ptr<FormatKernel<double>> make_bro_ell_decode_of(const BroEll<double>&, int, double);
+template std::unique_ptr<FormatKernel<float>> make_bro_ell_decode_of(DeviceBroEll<float>&&, int);
+template std::unique_ptr<FormatKernel<double>> make_bro_ell_decode_of(DeviceBroEll<double>&&, int);
 
 }  // namespace spmv::detail

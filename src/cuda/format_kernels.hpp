@@ -13,11 +13,6 @@
 #include "spmv/error.hpp"
 #include "spmv/formats/ellpack_r.hpp"
 
-namespace spmv {
-template <class T>
-struct BroEll;
-}  // namespace spmv
-
 namespace spmv::detail {
 
 template <class T>
@@ -42,9 +37,6 @@ template <class T>
 std::unique_ptr<FormatKernel<T>> make_dense_cublas(const FormatSource<T>& a, const KernelParams& params);
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_bro_ell_decode(const FormatSource<T>& a, const KernelParams& params);
-// The bro-ell kernel over a BroEll already built (bro-hyb's ELL part).
-template <class T>
-std::unique_ptr<FormatKernel<T>> make_bro_ell_decode_of(const BroEll<T>& host, int max_padding, double build_seconds);
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_bro_hyb_ell_coo(const FormatSource<T>& a, const KernelParams& params);
 
@@ -65,7 +57,7 @@ inline index_t ell_width_param(const KernelParams& params, const std::string& ke
   return width->second;
 }
 
-// Runs build() (a host conversion) and adds the seconds it took to `seconds`.
+// Runs build() and adds the seconds it took to `seconds`.
 template <class Build>
 auto timed_build(double& seconds, Build build) {
   const auto start = std::chrono::steady_clock::now();

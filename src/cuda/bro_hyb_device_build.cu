@@ -1,0 +1,55 @@
+// BRO-HYB built on the device from the uploaded CSR: HYB's split into two
+// row slices of the CSR (device_gather_row_slice: one thread per entry of
+// each part), the head compressed by the BRO-ELL build and the tail by the
+// BRO-COO build (see bro_ell_device_build.cu and bro_coo_device_build.cu for
+// their work decompositions). Both parts are planned, the whole refused on
+// its footprint as on the host, and only then packed.
+#include "cuda/bro_hyb_device.hpp"
+#include "cuda/ell_device.hpp"
+
+namespace spmv::detail {
+
+template <class T>
+BroHybSplit<T> split_bro_hyb_on_device(const CsrView<T>& a, index_t ell_width, cudaStream_t stream) {
+  BroHybSplit<T> split;
+  split.ell_width = device_hyb_ell_width(a, ell_width, stream);
+  split.rows = a.rows;
+  split.cols = a.cols;
+  split.head = device_gather_row_slice(a, device_row_slice_layout(a, 0, split.ell_width, stream),
+                                       /*with_row_idx=*/false, stream);
+  split.tail = device_gather_row_slice(a, device_row_slice_layout(a, split.ell_width, static_cast<index_t>(max_index), stream),
+                                       /*with_row_idx=*/true, stream);
+  return split;
+}
+
+template <class T>
+DeviceBroHyb<T> build_bro_hyb_on_device(BroHybSplit<T>&& split, const BroHybOptions& options, cudaStream_t stream) {
+  const CsrView<T> head{split.rows,          split.cols,           split.head.nnz,
+                        split.head.row_ptr.data(), split.head.col_idx.data(), split.head.values.data()};
+  BroEllDevicePlan<T> ell = plan_bro_ell_on_device(head, options.ell, stream);
+  BroCooDevicePlan<T> coo =
+      plan_bro_coo_on_device(BroCooEntries<T>{split.rows, split.cols, std::move(split.tail)}, options.coo, stream);
+  // The whole is within the limit; the ELL part alone may pad more, as in HYB.
+  check_bro_hyb_limit(bro_hyb_footprint(ell.bro.shape, coo.shape), split.ell_width, split.rows,
+                      options.ell.max_padding);
+  DeviceBroHyb<T> hyb;
+  hyb.ell_width = split.ell_width;
+  hyb.ell = pack_bro_ell_on_device(head, std::move(ell), stream);
+  hyb.coo = pack_bro_coo_on_device(std::move(coo), stream);
+  return hyb;
+}
+
+template <class T>
+DeviceBroHyb<T> build_bro_hyb_on_device(const CsrView<T>& a, const BroHybOptions& options, cudaStream_t stream) {
+  return build_bro_hyb_on_device(split_bro_hyb_on_device(a, options.ell_width, stream), options, stream);
+}
+
+#define SPMV_INSTANTIATE_BRO_HYB_DEVICE_BUILD(T)                                                                 \
+  template BroHybSplit<T> split_bro_hyb_on_device(const CsrView<T>&, index_t, cudaStream_t);                  \
+  template DeviceBroHyb<T> build_bro_hyb_on_device(BroHybSplit<T>&&, const BroHybOptions&, cudaStream_t);     \
+  template DeviceBroHyb<T> build_bro_hyb_on_device(const CsrView<T>&, const BroHybOptions&, cudaStream_t);
+SPMV_INSTANTIATE_BRO_HYB_DEVICE_BUILD(float)
+SPMV_INSTANTIATE_BRO_HYB_DEVICE_BUILD(double)
+#undef SPMV_INSTANTIATE_BRO_HYB_DEVICE_BUILD
+
+}  // namespace spmv::detail

@@ -303,7 +303,9 @@ TEST(GpuBuildDiaSellBlocked, PrintsDeviceAndHostBuildTimesOnLargeStencils) {
     std::printf("  upload %.2f ms\n", best_build_seconds([&] { return DeviceCsr<double>(a); }) * 1e3);
     const DeviceCsr<double> uploaded(a);
     const CsrView<double> view = uploaded.view();
-    const detail::FormatSource<double> source{view, nullptr, stream.get()};
+    detail::FormatSource<double> source;
+    source.device = view;
+    source.stream = stream.get();
     std::printf("  %-24s %10s %10s %9s %11s %15s\n", "build", "host ms", "device ms", "speed-up", "product ms",
                 "device/product");
     const auto report = [&](const char* what, double host, double device, double product) {

@@ -33,6 +33,13 @@ class ScopedDeviceMemoryCap {
 };
 void* pinned_allocate(std::size_t bytes, const char* what);
 
+// Copies `bytes` from host to device on `stream` through pinned staging
+// (staged_upload.cpp) and waits for the copy: the one upload path of the
+// library.
+void upload_staged(void* device, const void* host, std::size_t bytes, cudaStream_t stream);
+// memcpy spread over the OpenMP threads.
+void parallel_copy(void* to, const void* from, std::size_t bytes);
+
 template <class T>
 class DeviceBuffer {
  public:
@@ -51,9 +58,7 @@ class DeviceBuffer {
     return *this;
   }
 
-  void upload(const T* host, std::size_t count) {
-    if (count) SPMV_CUDA_CHECK(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
-  }
+  void upload(const T* host, std::size_t count) { upload_staged(data_, host, count * sizeof(T), nullptr); }
   void download(T* host, std::size_t count) const {
     if (count) SPMV_CUDA_CHECK(cudaMemcpy(host, data_, count * sizeof(T), cudaMemcpyDeviceToHost));
   }

@@ -89,14 +89,7 @@ void copy_on_host(T* to, std::size_t to_pitch, const T* from, std::size_t from_p
                   const Region& region) {
   const std::int64_t height = static_cast<std::int64_t>(region.height);
   if (height == 1) {
-    const std::size_t parts = static_cast<std::size_t>(omp_get_max_threads());
-    const std::size_t part = (region.width + parts - 1) / parts;
-#pragma omp parallel for
-    for (std::int64_t p = 0; p < static_cast<std::int64_t>(parts); ++p) {
-      const std::size_t begin = std::min(region.width, static_cast<std::size_t>(p) * part);
-      const std::size_t end = std::min(region.width, begin + part);
-      std::memcpy(to + begin, from + begin, (end - begin) * sizeof(T));
-    }
+    detail::parallel_copy(to, from, region.width * sizeof(T));
     return;
   }
 #pragma omp parallel for

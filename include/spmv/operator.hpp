@@ -117,7 +117,7 @@ struct OperatorDescription {
   // included): the matrix part of the byte model that GB/s figures use.
   std::size_t matrix_bytes = 0;
   double analysis_seconds = 0;
-  double build_seconds = 0;      // host-side conversion
+  double build_seconds = 0;      // building the format from the uploaded CSR (on the device)
   double upload_seconds = 0;     // host-to-device copies
   Reordering reordering = Reordering::none;  // PlanOptions::reordering
   double reorder_seconds = 0;                // computing it (not applying it)

@@ -88,4 +88,11 @@ MatrixStats analyse(const Csr<T>& a, const StatsOptions& options = {});
 // with fewer than 4096 non-empty rows therefore gets K = 0 (all COO).
 index_t hyb_split_width(const std::vector<index_t>& row_lengths);
 
+// The same rule from a histogram: rows_of_length[L] rows of length L, the
+// last entry counting every longer row too, over `rows` rows. K needs
+// 3 * count(length >= K) >= rows, so K <= 3 * nnz / rows: a histogram of
+// hyb_length_cap(nnz, rows) + 1 entries tells apart every length that matters.
+index_t hyb_split_width_of_counts(const std::vector<std::int64_t>& rows_of_length, std::int64_t rows);
+std::size_t hyb_length_cap(std::int64_t nnz, std::int64_t rows);
+
 }  // namespace spmv

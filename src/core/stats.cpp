@@ -20,28 +20,6 @@ std::size_t histogram_bucket(index_t length) {
   return bucket;
 }
 
-// The Bell-Garland width from rows_of_length[L] (rows of length L, the last
-// entry counting every longer row too) over `rows` rows. The width K needs
-// 3 * count(length >= K) >= rows, so K <= 3 * nnz / rows: longer rows need
-// not be told apart.
-index_t hyb_split_width_of_counts(const std::vector<std::int64_t>& rows_of_length, std::int64_t rows) {
-  constexpr std::int64_t breakeven_rows = 4096;  // CUSP's breakeven_threshold
-  constexpr std::int64_t relative_speed = 3;     // CUSP: ELL 3x as fast as COO
-  const index_t longest = static_cast<index_t>(rows_of_length.size()) - 1;
-  index_t width = 0;
-  std::int64_t at_least = rows - rows_of_length[0];  // rows of length >= width + 1
-  while (width < longest && at_least >= breakeven_rows && relative_speed * at_least >= rows) {
-    ++width;
-    at_least -= rows_of_length[width];
-  }
-  return width;
-}
-
-// The longest length rows_of_length must tell apart (see above).
-std::size_t hyb_length_cap(std::int64_t nnz, std::int64_t rows) {
-  return static_cast<std::size_t>(3 * nnz / std::max<std::int64_t>(rows, 1) + 1);
-}
-
 // Row-length statistics, the histogram and the HYB split in one parallel
 // pass over row_ptr.
 template <class T>
@@ -308,6 +286,23 @@ std::int64_t count_distinct_values(const std::vector<T>& values, std::size_t lim
 }
 
 }  // namespace
+
+index_t hyb_split_width_of_counts(const std::vector<std::int64_t>& rows_of_length, std::int64_t rows) {
+  constexpr std::int64_t breakeven_rows = 4096;  // CUSP's breakeven_threshold
+  constexpr std::int64_t relative_speed = 3;     // CUSP: ELL 3x as fast as COO
+  const index_t longest = static_cast<index_t>(rows_of_length.size()) - 1;
+  index_t width = 0;
+  std::int64_t at_least = rows - rows_of_length[0];  // rows of length >= width + 1
+  while (width < longest && at_least >= breakeven_rows && relative_speed * at_least >= rows) {
+    ++width;
+    at_least -= rows_of_length[width];
+  }
+  return width;
+}
+
+std::size_t hyb_length_cap(std::int64_t nnz, std::int64_t rows) {
+  return static_cast<std::size_t>(3 * nnz / std::max<std::int64_t>(rows, 1) + 1);
+}
 
 index_t hyb_split_width(const std::vector<index_t>& row_lengths) {
   if (row_lengths.empty()) return 0;

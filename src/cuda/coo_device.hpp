@@ -4,7 +4,7 @@
 
 #include <cuda_runtime.h>
 
-#include "cuda/device_buffer.hpp"
+#include "cuda/device_build.hpp"
 #include "spmv/formats/coo.hpp"
 #include "spmv/formats/ellpack_r.hpp"
 
@@ -33,7 +33,9 @@ struct DeviceCoo {
   mutable DeviceBuffer<index_t> carry_row;
   mutable DeviceBuffer<T> carry_value;
 
-  DeviceCoo(const Coo<T>& host, const GpuShape& gpu);
+  // The entries of a row slice built with row indices (device_build.hpp),
+  // moved in; the intervals suit `gpu`.
+  DeviceCoo(DeviceRowSlice<T>&& entries, const GpuShape& gpu);
   CooView<T> view() const { return {static_cast<index_t>(values.size()), row_idx.data(), col_idx.data(), values.data()}; }
   std::size_t bytes() const {
     return row_idx.bytes() + col_idx.bytes() + values.bytes() + carry_row.bytes() + carry_value.bytes();

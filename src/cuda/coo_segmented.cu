@@ -52,10 +52,11 @@ __global__ void spmv_coo_segmented_kernel(CooView<T> a, const T* __restrict__ x,
 template <class T>
 class CooSegmented final : public FormatKernel<T> {
  public:
-  CooSegmented(const Csr<T>& a, int block_size)
+  CooSegmented(const CsrView<T>& a, int block_size, cudaStream_t stream)
       : rows_(a.rows),
         block_size_(block_size),
-        matrix_(timed_build(build_seconds_, [&] { return to_coo(a); }), current_gpu_shape()) {}
+        matrix_(device_gather_row_slice(a, device_row_slice_layout(a, 0, max_index, stream), true, stream),
+                current_gpu_shape()) {}
 
   void spmv(const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
     scale_vector(y, rows_, beta, stream);
@@ -68,19 +69,16 @@ class CooSegmented final : public FormatKernel<T> {
  private:
   index_t rows_;
   int block_size_;
-  double build_seconds_ = 0;
   DeviceCoo<T> matrix_;
 };
 
 }  // namespace
 
 template <class T>
-DeviceCoo<T>::DeviceCoo(const Coo<T>& host, const GpuShape& gpu)
-    : row_idx(host.row_idx, "COO row indices"),
-      col_idx(host.col_idx, "COO column indices"),
-      values(host.values, "COO values") {
-  interval = interval_per_resident_warp(host.nnz(), gpu);
-  warps = static_cast<index_t>((static_cast<std::int64_t>(host.nnz()) + interval - 1) / interval);
+DeviceCoo<T>::DeviceCoo(DeviceRowSlice<T>&& entries, const GpuShape& gpu)
+    : row_idx(std::move(entries.row_idx)), col_idx(std::move(entries.col_idx)), values(std::move(entries.values)) {
+  interval = interval_per_resident_warp(entries.nnz, gpu);
+  warps = static_cast<index_t>((static_cast<std::int64_t>(entries.nnz) + interval - 1) / interval);
   carry_row = DeviceBuffer<index_t>(warps, "COO carry rows");
   carry_value = DeviceBuffer<T>(warps, "COO carry values");
 }
@@ -97,8 +95,8 @@ void accumulate_coo(const DeviceCoo<T>& a, const T* x, T* y, T alpha, int block_
 
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_coo_segmented(const FormatSource<T>& source, const KernelParams& params) {
-  const Csr<T>& a = source.host_csr();
-  return std::make_unique<CooSegmented<T>>(a, param_or(params, "coo", "block_size", 256, {64, 128, 256, 512, 1024}));
+  return std::make_unique<CooSegmented<T>>(
+      source.device, param_or(params, "coo", "block_size", 256, {64, 128, 256, 512, 1024}), source.stream);
 }
 
 #define SPMV_INSTANTIATE_COO_KERNEL(T)                                                              \

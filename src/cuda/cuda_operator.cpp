@@ -101,11 +101,10 @@ class CudaOperator final : public StagedOperator<T> {
       DeviceCsr<T> uploaded(a);
       description_.upload_seconds = synchronised_seconds_since(upload_start);
       const auto build_start = clock_type::now();
-      format_ = format_entry->make({uploaded.view(), &a}, choice.params);
+      format_ = format_entry->make({uploaded.view()}, choice.params);
       if (options.explicit_transpose) {
-        const Csr<T> at = transpose(a);
-        const DeviceCsr<T> uploaded_transpose(at);
-        transposed_format_ = format_entry->make({uploaded_transpose.view(), &at}, choice.params);
+        const DeviceCsr<T> transposed = transpose_on_device(uploaded.view(), nullptr);
+        transposed_format_ = format_entry->make({transposed.view()}, choice.params);
       }
       description_.build_seconds = synchronised_seconds_since(build_start);
       if (!options.spmv_only) {

@@ -5,10 +5,10 @@
 #include <cublas_v2.h>
 
 #include "cuda/cuda_check.hpp"
+#include "cuda/dense_device.hpp"
 #include "cuda/dense_ops.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/format_kernels.hpp"
-#include "spmv/formats/dense.hpp"
 
 namespace spmv::detail {
 
@@ -26,12 +26,11 @@ void gemv(cublasHandle_t handle, int rows, int cols, const double* alpha, const 
 template <class T>
 class DenseCublas final : public FormatKernel<T> {
  public:
-  DenseCublas(const Dense<T>& host, int max_dense_mib, double build_seconds)
-      : rows_(host.rows),
-        cols_(host.cols),
+  DenseCublas(const FormatSource<T>& a, int max_dense_mib)
+      : rows_(a.device.rows),
+        cols_(a.device.cols),
         max_dense_mib_(max_dense_mib),
-        build_seconds_(build_seconds),
-        values_(host.values, "dense matrix") {
+        values_(build_dense_on_device(a.device, static_cast<std::size_t>(max_dense_mib) << 20, a.stream)) {
     SPMV_CUBLAS_CHECK(cublasCreate(&handle_));
   }
   ~DenseCublas() override { cublasDestroy(handle_); }
@@ -56,7 +55,6 @@ class DenseCublas final : public FormatKernel<T> {
   index_t rows_;
   index_t cols_;
   int max_dense_mib_;
-  double build_seconds_;
   DeviceBuffer<T> values_;
   cublasHandle_t handle_ = nullptr;
 };
@@ -65,13 +63,7 @@ class DenseCublas final : public FormatKernel<T> {
 
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_dense_cublas(const FormatSource<T>& source, const KernelParams& params) {
-  const Csr<T>& a = source.host_csr();
-  const int max_dense_mib = param_or(params, "dense-cublas", "max_dense_mib", 1024);
-  double build_seconds = 0;
-  const Dense<T> host = timed_build(build_seconds, [&] {
-    return dense_from_csr(a, {static_cast<std::size_t>(max_dense_mib) << 20});
-  });
-  return std::make_unique<DenseCublas<T>>(host, max_dense_mib, build_seconds);
+  return std::make_unique<DenseCublas<T>>(source, param_or(params, "dense-cublas", "max_dense_mib", 1024));
 }
 
 template std::unique_ptr<FormatKernel<float>> make_dense_cublas(const FormatSource<float>&, const KernelParams&);

@@ -1,4 +1,5 @@
 // The device-build primitives: row lengths, CUB reductions and scans, fills.
+#include <cub/device/device_histogram.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
@@ -30,6 +31,33 @@ __global__ void fill_kernel(X* data, std::size_t n, X value) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) data[i] = value;
 }
+
+template <class T>
+__global__ void row_slice_lengths_kernel(CsrView<T> a, index_t first, index_t limit, index_t* lengths) {
+  const std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= a.rows) return;
+  const index_t beyond_first = a.row_ptr[r + 1] - a.row_ptr[r] - first;
+  lengths[r] = beyond_first <= 0 ? 0 : (beyond_first < limit ? beyond_first : limit);
+}
+
+// One thread per slice entry: its row by binary search of the slice's
+// offsets, then a copy from the row's `first`-th entry on.
+template <class T>
+__global__ void gather_row_slice_kernel(CsrView<T> a, const index_t* slice_row_ptr, index_t first, index_t nnz,
+                                        index_t* row_idx, index_t* col_idx, T* values) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= nnz) return;
+  const index_t r = row_of_slot(slice_row_ptr, a.rows, static_cast<index_t>(i));
+  const index_t source = a.row_ptr[r] + first + (static_cast<index_t>(i) - slice_row_ptr[r]);
+  if (row_idx) row_idx[i] = r;
+  col_idx[i] = a.col_idx[source];
+  values[i] = a.values[source];
+}
+
+struct CapAt {
+  index_t cap;
+  __host__ __device__ index_t operator()(index_t v) const { return v < cap ? v : cap; }
+};
 
 __global__ void sequence_kernel(index_t* data, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -77,6 +105,40 @@ DeviceBuffer<index_t> device_row_lengths(const CsrView<T>& a, cudaStream_t strea
   return lengths;
 }
 
+template <class T>
+RowSliceLayout device_row_slice_layout(const CsrView<T>& a, index_t first, index_t limit, cudaStream_t stream) {
+  RowSliceLayout layout;
+  layout.first = first;
+  DeviceBuffer<index_t> lengths(static_cast<std::size_t>(a.rows), "row slice lengths");
+  if (a.rows > 0) {
+    row_slice_lengths_kernel<<<blocks_for(a.rows, build_block), build_block, 0, stream>>>(a, first, limit,
+                                                                                           lengths.data());
+    SPMV_LAUNCH_CHECK();
+  }
+  layout.row_ptr = DeviceBuffer<index_t>(static_cast<std::size_t>(a.rows) + 1, "row slice offsets");
+  layout.nnz = device_offsets(lengths.data(), lengths.size(), layout.row_ptr.data(), "a row slice", stream);
+  return layout;
+}
+
+template <class T>
+DeviceRowSlice<T> device_gather_row_slice(const CsrView<T>& a, RowSliceLayout&& layout, bool with_row_idx,
+                                          cudaStream_t stream) {
+  DeviceRowSlice<T> slice;
+  slice.nnz = layout.nnz;
+  const auto n = static_cast<std::size_t>(layout.nnz);
+  if (with_row_idx) slice.row_idx = DeviceBuffer<index_t>(n, "row slice row indices");
+  slice.col_idx = DeviceBuffer<index_t>(n, "row slice column indices");
+  slice.values = DeviceBuffer<T>(n, "row slice values");
+  if (n > 0) {
+    gather_row_slice_kernel<<<blocks_for(n, build_block), build_block, 0, stream>>>(
+        a, layout.row_ptr.data(), layout.first, layout.nnz, with_row_idx ? slice.row_idx.data() : nullptr,
+        slice.col_idx.data(), slice.values.data());
+    SPMV_LAUNCH_CHECK();
+  }
+  slice.row_ptr = std::move(layout.row_ptr);
+  return slice;
+}
+
 index_t device_max(const index_t* values, std::size_t n, cudaStream_t stream) {
   if (n == 0) return 0;
   DeviceBuffer<index_t> result(1, "maximum");
@@ -86,6 +148,27 @@ index_t device_max(const index_t* values, std::size_t n, cudaStream_t stream) {
       },
       "maximum workspace");
   return device_value(result.data(), stream);
+}
+
+std::vector<std::int64_t> device_capped_histogram(const index_t* values, std::size_t n, index_t cap,
+                                                  cudaStream_t stream) {
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(cap) + 1, 0);
+  if (n == 0) return counts;
+  // One bin per value 0..cap (levels 0, 1, ..., cap + 1) over the capped values.
+  DeviceBuffer<int> bins(counts.size(), "histogram bins");
+  const auto capped = thrust::make_transform_iterator(values, CapAt{cap});
+  run_cub(
+      [&](void* workspace, std::size_t& bytes) {
+        return cub::DeviceHistogram::HistogramEven(workspace, bytes, capped, bins.data(), cap + 2, index_t{0},
+                                                   cap + 1, static_cast<std::int64_t>(n), stream);
+      },
+      "histogram workspace");
+  std::vector<int> host_bins(bins.size());
+  SPMV_CUDA_CHECK(
+      cudaMemcpyAsync(host_bins.data(), bins.data(), bins.bytes(), cudaMemcpyDeviceToHost, stream));
+  SPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+  for (std::size_t v = 0; v < counts.size(); ++v) counts[v] = host_bins[v];
+  return counts;
 }
 
 std::int64_t device_sum(const index_t* values, std::size_t n, cudaStream_t stream) {
@@ -178,8 +261,13 @@ X device_value(const X* data, cudaStream_t stream) {
   return value;
 }
 
-template DeviceBuffer<index_t> device_row_lengths(const CsrView<float>&, cudaStream_t);
-template DeviceBuffer<index_t> device_row_lengths(const CsrView<double>&, cudaStream_t);
+#define SPMV_INSTANTIATE_ROW_BUILDS(T)                                                                         \
+  template DeviceBuffer<index_t> device_row_lengths(const CsrView<T>&, cudaStream_t);                        \
+  template RowSliceLayout device_row_slice_layout(const CsrView<T>&, index_t, index_t, cudaStream_t);        \
+  template DeviceRowSlice<T> device_gather_row_slice(const CsrView<T>&, RowSliceLayout&&, bool, cudaStream_t);
+SPMV_INSTANTIATE_ROW_BUILDS(float)
+SPMV_INSTANTIATE_ROW_BUILDS(double)
+#undef SPMV_INSTANTIATE_ROW_BUILDS
 #define SPMV_INSTANTIATE_DEVICE_BUILD(X)                                                  \
   template void device_fill(X*, std::size_t, X, cudaStream_t);                            \
   template DeviceBuffer<X> device_copy(const X*, std::size_t, const char*, cudaStream_t); \

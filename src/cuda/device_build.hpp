@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "cuda/csr_algorithm.hpp"
 #include "cuda/device_buffer.hpp"
@@ -33,11 +34,54 @@ index_t device_max(const index_t* values, std::size_t n, cudaStream_t stream);
 // The sum of values[0, n) in 64 bits. Synchronises.
 std::int64_t device_sum(const index_t* values, std::size_t n, cudaStream_t stream);
 
+// counts[v] = how many of values[0, n) equal v, for v < cap; counts[cap]
+// counts every value >= cap. Synchronises.
+std::vector<std::int64_t> device_capped_histogram(const index_t* values, std::size_t n, index_t cap,
+                                                  cudaStream_t stream);
+
 // offsets[0] = 0 and offsets[i + 1] = values[0] + ... + values[i] (n + 1
 // entries); returns offsets[n]. Throws SizeError naming `what` when the total
 // does not fit a 32-bit index. Synchronises.
 index_t device_offsets(const index_t* values, std::size_t n, index_t* offsets, const char* what,
                        cudaStream_t stream);
+
+// The row of every entry slot of a row-offset array: rows[i] = the r with
+// offsets[r] <= i < offsets[r + 1] (empty rows own no slot).
+__device__ inline index_t row_of_slot(const index_t* offsets, index_t rows, index_t i) {
+  index_t low = 0, high = rows;  // offsets[low] <= i < offsets[high]
+  while (high - low > 1) {
+    const index_t middle = low + (high - low) / 2;
+    if (offsets[middle] <= i)
+      low = middle;
+    else
+      high = middle;
+  }
+  return low;
+}
+
+// A slice of every row of a CSR: entries [first, first + limit) of each row
+// (fewer where the row is shorter), packed in row order. HYB's COO part is
+// the slice from K on; BRO-HYB's parts are the slices before and from K.
+struct RowSliceLayout {
+  index_t first = 0;
+  DeviceBuffer<index_t> row_ptr;  // rows + 1 offsets of the slice
+  index_t nnz = 0;
+};
+template <class T>
+struct DeviceRowSlice {
+  DeviceBuffer<index_t> row_ptr;
+  DeviceBuffer<index_t> row_idx;  // each entry's row, when asked for
+  DeviceBuffer<index_t> col_idx;
+  DeviceBuffer<T> values;
+  index_t nnz = 0;
+};
+// The slice's offsets only (O(rows)), so that a format can be refused before
+// the entries are copied.
+template <class T>
+RowSliceLayout device_row_slice_layout(const CsrView<T>& a, index_t first, index_t limit, cudaStream_t stream);
+template <class T>
+DeviceRowSlice<T> device_gather_row_slice(const CsrView<T>& a, RowSliceLayout&& layout, bool with_row_idx,
+                                          cudaStream_t stream);
 
 // Groups of `group` consecutive positions of [0, n), the last one shorter:
 // SELL's sorting windows and chunks.

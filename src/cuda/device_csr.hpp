@@ -21,12 +21,25 @@ struct DeviceCsr {
         col_idx(a.col_idx, "CSR column indices"),
         values(a.values, "CSR values") {}
 
+  // Unfilled arrays for a rows x cols matrix of nnz entries.
+  DeviceCsr(index_t rows_, index_t cols_, index_t nnz)
+      : rows(rows_),
+        cols(cols_),
+        row_ptr(static_cast<std::size_t>(rows_) + 1, "CSR row pointers"),
+        col_idx(static_cast<std::size_t>(nnz), "CSR column indices"),
+        values(static_cast<std::size_t>(nnz), "CSR values") {}
+
   CsrView<T> view() const {
     return {rows, cols, static_cast<index_t>(col_idx.size()), row_ptr.data(), col_idx.data(),
             values.data()};
   }
   std::size_t bytes() const { return row_ptr.bytes() + col_idx.bytes() + values.bytes(); }
 };
+
+// Aᵀ of `a` built on the device: transpose()'s arrays (each row of Aᵀ sorted
+// by column, as a stable sort by column leaves it).
+template <class T>
+DeviceCsr<T> transpose_on_device(const CsrView<T>& a, cudaStream_t stream);
 
 // Compulsory bytes of a CSR matrix (row pointers, indices, values read once).
 template <class T>

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include "cuda/csr_algorithm.hpp"
 #include "cuda/device_buffer.hpp"
 #include "spmv/formats/ell.hpp"
 
@@ -20,32 +21,34 @@ struct EllView {
 
 template <class T>
 struct DeviceEll {
-  index_t rows;
-  index_t width;
-  index_t stride;
+  index_t rows = 0;
+  index_t width = 0;
+  index_t stride = 0;
   DeviceBuffer<index_t> col_idx;
   DeviceBuffer<T> values;
   // What the product reads: each row's columns up to and including its first
   // padding slot, and its values (not the padding's).
   std::size_t read_bytes = 0;
 
-  explicit DeviceEll(const Ell<T>& host)
-      : rows(host.rows),
-        width(host.width),
-        stride(host.stride),
-        col_idx(host.col_idx, "ELL column indices"),
-        values(host.values, "ELL values") {
-    std::size_t columns_read = 0;
-    for (index_t r = 0; r < host.rows; ++r) {
-      index_t k = 0;
-      while (k < host.width && host.col_idx[static_cast<std::size_t>(k) * host.stride + r] != padding_column) ++k;
-      columns_read += static_cast<std::size_t>(k < host.width ? k + 1 : k);
-    }
-    read_bytes = columns_read * sizeof(index_t) + static_cast<std::size_t>(host.nnz) * sizeof(T);
-  }
   EllView<T> view() const { return {rows, width, stride, col_idx.data(), values.data()}; }
   std::size_t bytes() const { return col_idx.bytes() + values.bytes(); }
 };
+
+// ELL of `a` on the device (ell_from_csr's arrays): the width is the longest
+// row, and FormatLimitError comes before anything large is allocated when
+// the padding exceeds max_padding.
+template <class T>
+DeviceEll<T> build_ell_on_device(const CsrView<T>& a, double max_padding, cudaStream_t stream);
+
+// The first min(width, length) entries of every row in ELL of that width
+// (ell_part_from_csr's arrays), for HYB; no limit applied.
+template <class T>
+DeviceEll<T> build_ell_part_on_device(const CsrView<T>& a, index_t width, cudaStream_t stream);
+
+// HYB's ELL width K on the device: `ell_width` when given (>= 0), else the
+// Bell-Garland rule over the row lengths (hyb_split_width's result).
+template <class T>
+index_t device_hyb_ell_width(const CsrView<T>& a, index_t ell_width, cudaStream_t stream);
 
 // y = alpha * A * x + beta * y with one thread per row in blocks of
 // `block_size`; with beta == 0, y is not read.

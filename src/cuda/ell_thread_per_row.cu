@@ -33,10 +33,10 @@ __global__ void spmv_ell_thread_per_row_kernel(EllView<T> a, const T* __restrict
 template <class T>
 class EllThreadPerRow final : public FormatKernel<T> {
  public:
-  EllThreadPerRow(const Csr<T>& a, int block_size, int max_padding)
+  EllThreadPerRow(const FormatSource<T>& a, int block_size, int max_padding)
       : block_size_(block_size),
         max_padding_(max_padding),
-        matrix_(timed_build(build_seconds_, [&] { return ell_from_csr(a, {double(max_padding)}); })) {}
+        matrix_(build_ell_on_device(a.device, max_padding, a.stream)) {}
 
   void spmv(const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
     spmv_ell(matrix_.view(), x, y, alpha, beta, block_size_, stream);
@@ -50,7 +50,6 @@ class EllThreadPerRow final : public FormatKernel<T> {
  private:
   int block_size_;
   int max_padding_;
-  double build_seconds_ = 0;
   DeviceEll<T> matrix_;
 };
 
@@ -65,9 +64,8 @@ void spmv_ell(const EllView<T>& a, const T* x, T* y, T alpha, T beta, int block_
 
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_ell_thread_per_row(const FormatSource<T>& source, const KernelParams& params) {
-  const Csr<T>& a = source.host_csr();
   return std::make_unique<EllThreadPerRow<T>>(
-      a, param_or(params, "ell", "block_size", 256, {64, 128, 256, 512, 1024}),
+      source, param_or(params, "ell", "block_size", 256, {64, 128, 256, 512, 1024}),
       max_padding_param(params, "ell"));
 }
 

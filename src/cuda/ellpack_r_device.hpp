@@ -23,24 +23,15 @@ struct EllrView {
 
 template <class T>
 struct DeviceEllpackR {
-  index_t rows;
-  index_t cols;
-  index_t stride;
-  index_t nnz;
-  int threads_per_row;
+  index_t rows = 0;
+  index_t cols = 0;
+  index_t stride = 0;
+  index_t nnz = 0;
+  int threads_per_row = 1;
   DeviceBuffer<index_t> row_length;
   DeviceBuffer<index_t> col_idx;
   DeviceBuffer<T> values;
 
-  explicit DeviceEllpackR(const EllpackR<T>& host)
-      : rows(host.rows),
-        cols(host.cols),
-        stride(host.stride),
-        nnz(host.nnz),
-        threads_per_row(host.threads_per_row),
-        row_length(host.row_length, "ELLPACK-R row lengths"),
-        col_idx(host.col_idx, "ELLPACK-R column indices"),
-        values(host.values, "ELLPACK-R values") {}
   EllrView<T> view() const { return {rows, cols, stride, row_length.data(), col_idx.data(), values.data()}; }
   std::size_t bytes() const { return row_length.bytes() + col_idx.bytes() + values.bytes(); }
   // The row lengths and the entries: the ELLR-T threads stop at each row's
@@ -50,19 +41,32 @@ struct DeviceEllpackR {
   }
 };
 
+// `a` in the ELLR-T layout for `threads_per_row` on the device
+// (ellpack_r_from_csr's arrays), from its row lengths (device_row_lengths,
+// kept as the format's rl) and longest row; FormatLimitError before the
+// layout is allocated when its padding exceeds max_padding.
+template <class T>
+DeviceEllpackR<T> build_ellpack_r_on_device(const CsrView<T>& a, DeviceBuffer<index_t>&& row_lengths,
+                                            index_t longest, index_t threads_per_row, double max_padding,
+                                            cudaStream_t stream);
+
+// The ELLR-T model's sums over the row lengths (ellrt_warp_steps), computed
+// where the lengths are.
+EllrtWarpSteps device_ellrt_warp_steps(const index_t* row_lengths, index_t rows, cudaStream_t stream);
+
 // An ELLPACK-R matrix with the configuration an ELLR-T kernel runs it with.
 template <class T>
 struct EllrtBuild {
-  EllpackR<T> host;
+  DeviceEllpackR<T> matrix;
   int block_size = 0;
   int max_padding = 0;
-  double build_seconds = 0;  // the model (when it ran) and the conversion
 };
 
-// Builds `a` in the ELLR-T layout for the kernel named `kernel`: parameters
-// threads_per_row, block_size and max_padding, the configuration model
-// choosing the first two when they are not given.
+// Builds `a` in the ELLR-T layout on the device for the kernel named
+// `kernel`: parameters threads_per_row, block_size and max_padding, the
+// configuration model choosing the first two when they are not given.
 template <class T>
-EllrtBuild<T> build_ellr_t(const Csr<T>& a, const KernelParams& params, const std::string& kernel);
+EllrtBuild<T> build_ellr_t(const CsrView<T>& a, const KernelParams& params, const std::string& kernel,
+                           cudaStream_t stream);
 
 }  // namespace spmv::detail

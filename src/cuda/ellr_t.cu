@@ -11,10 +11,10 @@
 // goes through the read-only cache. When T or BS is not given, the
 // configuration model (ellrt_configuration) chooses them for the device.
 #include "cuda/cuda_check.hpp"
+#include "cuda/device_build.hpp"
 #include "cuda/device_loads.cuh"
 #include "cuda/ellpack_r_device.hpp"
 #include "cuda/format_kernels.hpp"
-#include "formats/format_common.hpp"
 
 namespace spmv::detail {
 
@@ -42,11 +42,8 @@ __global__ void spmv_ellr_t_kernel(EllrView<T> a, const T* __restrict__ x, T* __
 template <class T>
 class EllrT final : public FormatKernel<T> {
  public:
-  explicit EllrT(const EllrtBuild<T>& built)
-      : block_size_(built.block_size),
-        max_padding_(built.max_padding),
-        build_seconds_(built.build_seconds),
-        matrix_(built.host) {}
+  explicit EllrT(EllrtBuild<T>&& built)
+      : block_size_(built.block_size), max_padding_(built.max_padding), matrix_(std::move(built.matrix)) {}
 
   void spmv(const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
     if (matrix_.rows == 0) return;
@@ -71,37 +68,36 @@ class EllrT final : public FormatKernel<T> {
  private:
   int block_size_;
   int max_padding_;
-  double build_seconds_;
   DeviceEllpackR<T> matrix_;
 };
 
 }  // namespace
 
 template <class T>
-EllrtBuild<T> build_ellr_t(const Csr<T>& a, const KernelParams& params, const std::string& kernel) {
-  EllrtBuild<T> built;
+EllrtBuild<T> build_ellr_t(const CsrView<T>& a, const KernelParams& params, const std::string& kernel,
+                           cudaStream_t stream) {
+  DeviceBuffer<index_t> lengths = device_row_lengths(a, stream);
+  const index_t longest = device_max(lengths.data(), lengths.size(), stream);
   // The model chooses what the parameters leave open (its cost is O(rows)).
   EllrtConfiguration model;
   if (!params.count("threads_per_row") || !params.count("block_size"))
-    model = timed_build(built.build_seconds,
-                        [&] { return ellrt_configuration(row_lengths(a), current_gpu_shape()); });
-  EllpackROptions options;
-  options.threads_per_row = param_or(params, kernel, "threads_per_row", model.threads_per_row, {1, 2, 4, 8, 16, 32});
-  options.max_padding = max_padding_param(params, kernel);
+    model = ellrt_configuration(device_ellrt_warp_steps(lengths.data(), a.rows, stream), current_gpu_shape());
+  const index_t threads_per_row =
+      param_or(params, kernel, "threads_per_row", model.threads_per_row, {1, 2, 4, 8, 16, 32});
+  EllrtBuild<T> built;
+  built.max_padding = max_padding_param(params, kernel);
   built.block_size = param_or(params, kernel, "block_size", model.block_size, {32, 64, 128, 256, 512, 1024});
-  built.max_padding = static_cast<int>(options.max_padding);
-  built.host = timed_build(built.build_seconds, [&] { return ellpack_r_from_csr(a, options); });
+  built.matrix = build_ellpack_r_on_device(a, std::move(lengths), longest, threads_per_row, built.max_padding, stream);
   return built;
 }
 
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_ellr_t(const FormatSource<T>& source, const KernelParams& params) {
-  const Csr<T>& a = source.host_csr();
-  return std::make_unique<EllrT<T>>(build_ellr_t(a, params, "ellr-t"));
+  return std::make_unique<EllrT<T>>(build_ellr_t(source.device, params, "ellr-t", source.stream));
 }
 
 #define SPMV_INSTANTIATE_ELLR_T(T)                                                                     \
-  template EllrtBuild<T> build_ellr_t(const Csr<T>&, const KernelParams&, const std::string&);         \
+  template EllrtBuild<T> build_ellr_t(const CsrView<T>&, const KernelParams&, const std::string&, cudaStream_t); \
   template std::unique_ptr<FormatKernel<T>> make_ellr_t(const FormatSource<T>&, const KernelParams&);
 SPMV_INSTANTIATE_ELLR_T(float)
 SPMV_INSTANTIATE_ELLR_T(double)

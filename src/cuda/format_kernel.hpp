@@ -1,9 +1,9 @@
 // Kernels of the non-CSR storage formats (ELL, ELLPACK-R, HYB, DIA, SELL-C-s,
 // blocked, COO, segmented scan, BRO-*, ...).
 //
-// A FormatKernel owns its format's device arrays, built at plan time from
-// the CSR already uploaded (on the device: device_build.hpp; formats not yet
-// built there convert the host Csr in src/formats/ and upload), and computes
+// A FormatKernel owns its format's device arrays, built at plan time on the
+// device from the CSR already uploaded (device_build.hpp; the host builders
+// of src/formats/ are the reference they are tested against), and computes
 // y = alpha A x + beta y. The operator keeps a device CSR of A beside it for
 // apply_transposed and spmm unless the plan asks for SpMV only.
 // Each format's kernels live in src/cuda/<format>_<algo>.cu and register in
@@ -20,7 +20,6 @@
 #include <vector>
 
 #include "cuda/csr_algorithm.hpp"
-#include "spmv/error.hpp"
 #include "spmv/matrix.hpp"
 #include "spmv/operator.hpp"
 
@@ -41,22 +40,12 @@ class FormatKernel {
   virtual std::optional<CompressionMetrics> index_compression() const { return std::nullopt; }
 };
 
-// What a format kernel is built from: the CSR on the device, and the same
-// matrix on the host when the caller has one.
+// What a format kernel is built from: the CSR already on the device.
 template <class T>
 struct FormatSource {
   CsrView<T> device;
-  const Csr<T>* host = nullptr;
   cudaStream_t stream = nullptr;
-  // The host matrix, for builders that still convert on the host.
-  const Csr<T>& host_csr() const;
 };
-
-template <class T>
-const Csr<T>& FormatSource<T>::host_csr() const {
-  if (!host) throw Unavailable("this format is built on the host and needs the matrix in a host Csr");
-  return *host;
-}
 
 template <class T>
 struct FormatKernelEntry {

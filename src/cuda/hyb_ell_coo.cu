@@ -3,9 +3,11 @@
 // reduction (see ell_thread_per_row.cu and coo_segmented.cu for their work
 // decompositions). Two launches per product, three when there is a COO part.
 #include "cuda/coo_device.hpp"
+#include "cuda/device_build.hpp"
 #include "cuda/ell_device.hpp"
 #include "cuda/format_kernels.hpp"
 #include "spmv/formats/hyb.hpp"
+#include "spmv/stats.hpp"
 
 namespace spmv::detail {
 
@@ -14,12 +16,8 @@ namespace {
 template <class T>
 class HybEllCoo final : public FormatKernel<T> {
  public:
-  HybEllCoo(const Hyb<T>& host, int block_size, int max_padding, double build_seconds)
-      : block_size_(block_size),
-        max_padding_(max_padding),
-        build_seconds_(build_seconds),
-        ell_(host.ell),
-        coo_(host.coo, current_gpu_shape()) {}
+  HybEllCoo(DeviceEll<T>&& ell, DeviceCoo<T>&& coo, int block_size, int max_padding)
+      : block_size_(block_size), max_padding_(max_padding), ell_(std::move(ell)), coo_(std::move(coo)) {}
 
   void spmv(const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
     spmv_ell(ell_.view(), x, y, alpha, beta, block_size_, stream);
@@ -34,7 +32,6 @@ class HybEllCoo final : public FormatKernel<T> {
  private:
   int block_size_;
   int max_padding_;
-  double build_seconds_;
   DeviceEll<T> ell_;
   DeviceCoo<T> coo_;
 };
@@ -42,17 +39,29 @@ class HybEllCoo final : public FormatKernel<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_hyb_ell_coo(const FormatSource<T>& source, const KernelParams& params) {
-  const Csr<T>& a = source.host_csr();
-  const int block_size = param_or(params, "hyb", "block_size", 256, {64, 128, 256, 512, 1024});
-  HybOptions options;
-  options.max_padding = max_padding_param(params, "hyb");
-  options.ell_width = ell_width_param(params, "hyb");
-  double build_seconds = 0;
-  const Hyb<T> host = timed_build(build_seconds, [&] { return hyb_from_csr(a, options); });
-  return std::make_unique<HybEllCoo<T>>(host, block_size, static_cast<int>(options.max_padding), build_seconds);
+index_t device_hyb_ell_width(const CsrView<T>& a, index_t ell_width, cudaStream_t stream) {
+  if (ell_width >= 0) return ell_width;
+  const DeviceBuffer<index_t> lengths = device_row_lengths(a, stream);
+  return hyb_split_width_of_counts(device_capped_histogram(lengths.data(), lengths.size(),
+                                                           static_cast<index_t>(hyb_length_cap(a.nnz, a.rows)), stream),
+                                   a.rows);
 }
 
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_hyb_ell_coo(const FormatSource<T>& source, const KernelParams& params) {
+  const CsrView<T>& a = source.device;
+  const int block_size = param_or(params, "hyb", "block_size", 256, {64, 128, 256, 512, 1024});
+  const int max_padding = max_padding_param(params, "hyb");
+  const index_t width = device_hyb_ell_width(a, ell_width_param(params, "hyb"), source.stream);
+  RowSliceLayout beyond_width = device_row_slice_layout(a, width, max_index, source.stream);
+  check_hyb_limit<T>(a.rows, width, a.nnz, beyond_width.nnz, max_padding);
+  DeviceCoo<T> coo(device_gather_row_slice(a, std::move(beyond_width), true, source.stream), current_gpu_shape());
+  return std::make_unique<HybEllCoo<T>>(build_ell_part_on_device(a, width, source.stream), std::move(coo),
+                                        block_size, max_padding);
+}
+
+template index_t device_hyb_ell_width(const CsrView<float>&, index_t, cudaStream_t);
+template index_t device_hyb_ell_width(const CsrView<double>&, index_t, cudaStream_t);
 template std::unique_ptr<FormatKernel<float>> make_hyb_ell_coo(const FormatSource<float>&, const KernelParams&);
 template std::unique_ptr<FormatKernel<double>> make_hyb_ell_coo(const FormatSource<double>&, const KernelParams&);
 

@@ -19,10 +19,10 @@
 #include <algorithm>
 
 #include "cuda/cuda_check.hpp"
-#include "cuda/device_buffer.hpp"
+#include "cuda/device_build.hpp"
 #include "cuda/device_loads.cuh"
 #include "cuda/format_kernels.hpp"
-#include "spmv/formats/segmented.hpp"
+#include "cuda/segmented_device.hpp"
 
 namespace spmv::detail {
 
@@ -164,18 +164,23 @@ __global__ void spmv_segscan_gather_kernel(index_t rows, const index_t* __restri
   store_result(y + row, sum, alpha, beta);
 }
 
+// The head flags: one thread per row marks its first entry if it has one.
+__global__ void flag_row_heads_kernel(const index_t* row_ptr, index_t rows, std::uint8_t* head_flags) {
+  const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row < rows && row_ptr[row + 1] > row_ptr[row]) head_flags[row_ptr[row]] = 1;
+}
+
 template <class T>
 class SegmentedScan final : public FormatKernel<T> {
  public:
-  SegmentedScan(const Segmented<T>& host, double build_seconds)
-      : rows_(host.csr.rows),
-        nnz_(host.csr.nnz()),
+  explicit SegmentedScan(DeviceSegmented<T>&& matrix)
+      : rows_(matrix.rows),
+        nnz_(matrix.nnz),
         tiles_(static_cast<index_t>((static_cast<std::int64_t>(nnz_) + tile_items - 1) / tile_items)),
-        build_seconds_(build_seconds),
-        row_ptr_(host.csr.row_ptr, "segmented row pointers"),
-        col_idx_(host.csr.col_idx, "segmented column indices"),
-        values_(host.csr.values, "segmented values"),
-        head_flags_(host.head_flags, "segmented head flags"),
+        row_ptr_(std::move(matrix.row_ptr)),
+        col_idx_(std::move(matrix.col_idx)),
+        values_(std::move(matrix.values)),
+        head_flags_(std::move(matrix.head_flags)),
         products_(nnz_, "segmented-scan products"),
         tile_sum_(tiles_, "segmented-scan tile sums"),
         tile_has_head_(tiles_, "segmented-scan tile flags"),
@@ -214,7 +219,6 @@ class SegmentedScan final : public FormatKernel<T> {
   index_t rows_;
   index_t nnz_;
   index_t tiles_;
-  double build_seconds_;
   DeviceBuffer<index_t> row_ptr_;
   DeviceBuffer<index_t> col_idx_;
   DeviceBuffer<T> values_;
@@ -229,14 +233,30 @@ class SegmentedScan final : public FormatKernel<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<FormatKernel<T>> make_segmented_scan(const FormatSource<T>& source, const KernelParams& params) {
-  const Csr<T>& a = source.host_csr();
-  (void)params;  // takes none (the registry says so)
-  double build_seconds = 0;
-  const Segmented<T> host = timed_build(build_seconds, [&] { return segmented_from_csr(a); });
-  return std::make_unique<SegmentedScan<T>>(host, build_seconds);
+DeviceSegmented<T> build_segmented_on_device(const CsrView<T>& a, cudaStream_t stream) {
+  DeviceSegmented<T> s;
+  s.rows = a.rows;
+  s.nnz = a.nnz;
+  s.row_ptr = device_copy(a.row_ptr, static_cast<std::size_t>(a.rows) + 1, "segmented row pointers", stream);
+  s.col_idx = device_copy(a.col_idx, static_cast<std::size_t>(a.nnz), "segmented column indices", stream);
+  s.values = device_copy(a.values, static_cast<std::size_t>(a.nnz), "segmented values", stream);
+  s.head_flags = DeviceBuffer<std::uint8_t>(static_cast<std::size_t>(a.nnz), "segmented head flags");
+  device_fill(s.head_flags.data(), s.head_flags.size(), std::uint8_t{0}, stream);
+  if (a.rows > 0) {
+    flag_row_heads_kernel<<<blocks_for(a.rows, 256), 256, 0, stream>>>(a.row_ptr, a.rows, s.head_flags.data());
+    SPMV_LAUNCH_CHECK();
+  }
+  return s;
 }
 
+template <class T>
+std::unique_ptr<FormatKernel<T>> make_segmented_scan(const FormatSource<T>& source, const KernelParams& params) {
+  (void)params;  // takes none (the registry says so)
+  return std::make_unique<SegmentedScan<T>>(build_segmented_on_device(source.device, source.stream));
+}
+
+template DeviceSegmented<float> build_segmented_on_device(const CsrView<float>&, cudaStream_t);
+template DeviceSegmented<double> build_segmented_on_device(const CsrView<double>&, cudaStream_t);
 template std::unique_ptr<FormatKernel<float>> make_segmented_scan(const FormatSource<float>&, const KernelParams&);
 template std::unique_ptr<FormatKernel<double>> make_segmented_scan(const FormatSource<double>&, const KernelParams&);
 

@@ -59,11 +59,15 @@ Ell<T> ell_part_from_csr(const Csr<T>& a, index_t width) {
 }
 
 template <class T>
+void check_ell_limit(index_t rows, index_t width, std::int64_t nnz, double max_padding) {
+  detail::check_footprint("ELL", ell_footprint<T>(rows, width, nnz), max_padding,
+                          detail::row_length_summary(width, rows ? double(nnz) / rows : 0.0), "hyb or sell");
+}
+
+template <class T>
 Ell<T> ell_from_csr(const Csr<T>& a, const EllOptions& options) {
   const index_t width = longest_row(a);
-  detail::check_footprint("ELL", ell_footprint<T>(a.rows, width, a.nnz()), options.max_padding,
-                          detail::row_length_summary(width, a.rows ? double(a.nnz()) / a.rows : 0.0),
-                          "hyb or sell");
+  check_ell_limit<T>(a.rows, width, a.nnz(), options.max_padding);
   return ell_part_from_csr(a, width);
 }
 
@@ -83,6 +87,7 @@ void multiply(const Ell<T>& a, const T* x, T* y, T alpha, T beta) {
 #define SPMV_INSTANTIATE_ELL(T)                                                       \
   template FormatFootprint ell_footprint<T>(index_t, index_t, std::int64_t);          \
   template FormatFootprint ell_footprint(const Csr<T>&);                              \
+  template void check_ell_limit<T>(index_t, index_t, std::int64_t, double);           \
   template Ell<T> ell_part_from_csr(const Csr<T>&, index_t);                          \
   template Ell<T> ell_from_csr(const Csr<T>&, const EllOptions&);                     \
   template void multiply(const Ell<T>&, const T*, T*, T, T);

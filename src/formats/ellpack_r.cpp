@@ -52,6 +52,14 @@ FormatFootprint ellpack_r_footprint(const Csr<T>& a, index_t threads_per_row) {
 }
 
 template <class T>
+void check_ellpack_r_limit(index_t rows, index_t longest, std::int64_t nnz, index_t threads_per_row,
+                           double max_padding) {
+  check_threads_per_row(threads_per_row);
+  detail::check_footprint("ELLPACK-R", footprint<T>(rows, longest, nnz, threads_per_row), max_padding,
+                          detail::row_length_summary(longest, rows ? double(nnz) / rows : 0.0), "hyb or sell");
+}
+
+template <class T>
 EllpackR<T> ellpack_r_from_csr(const Csr<T>& a, const EllpackROptions& options) {
   const index_t t = options.threads_per_row;
   check_threads_per_row(t);
@@ -65,9 +73,7 @@ EllpackR<T> ellpack_r_from_csr(const Csr<T>& a, const EllpackROptions& options) 
   const index_t longest =
       ell.row_length.empty() ? 0 : *std::max_element(ell.row_length.begin(), ell.row_length.end());
   const FormatFootprint f = footprint<T>(a.rows, longest, a.nnz(), t);
-  detail::check_footprint("ELLPACK-R", f, options.max_padding,
-                          detail::row_length_summary(longest, a.rows ? double(a.nnz()) / a.rows : 0.0),
-                          "hyb or sell");
+  check_ellpack_r_limit<T>(a.rows, longest, a.nnz(), t, options.max_padding);
   ell.slots = ceil_div(longest, t);
   ell.col_idx.assign(static_cast<std::size_t>(f.stored_entries), padding_column);
   ell.values.assign(static_cast<std::size_t>(f.stored_entries), T(0));
@@ -93,37 +99,49 @@ void multiply(const EllpackR<T>& a, const T* x, T* y, T alpha, T beta) {
   }
 }
 
-double ellrt_cost(const std::vector<index_t>& row_lengths, int threads_per_row, const GpuShape& gpu) {
-  check_threads_per_row(threads_per_row);
-  const std::size_t rows = row_lengths.size();
-  const std::size_t rows_per_warp = 32 / threads_per_row;
-  double warp_steps = 0;
-  std::size_t warps = 0;
-  for (std::size_t first = 0; first < rows; first += rows_per_warp, ++warps) {
-    index_t longest = 0;
-    for (std::size_t r = first; r < std::min(rows, first + rows_per_warp); ++r)
-      longest = std::max(longest, row_lengths[r]);
-    warp_steps += ceil_div(longest, threads_per_row);
+EllrtWarpSteps ellrt_warp_steps(const std::vector<index_t>& row_lengths) {
+  EllrtWarpSteps steps;
+  steps.rows = row_lengths.size();
+  for (int t = 1, i = 0; t <= 32; t *= 2, ++i) {
+    const std::size_t rows_per_warp = 32 / t;
+    for (std::size_t first = 0; first < steps.rows; first += rows_per_warp) {
+      index_t longest = 0;
+      for (std::size_t r = first; r < std::min(steps.rows, first + rows_per_warp); ++r)
+        longest = std::max(longest, row_lengths[r]);
+      steps.of_threads_per_row[i] += ceil_div(longest, t);
+    }
   }
+  return steps;
+}
+
+double ellrt_cost(const EllrtWarpSteps& steps, int threads_per_row, const GpuShape& gpu) {
+  check_threads_per_row(threads_per_row);
+  const std::size_t rows_per_warp = 32 / threads_per_row;
+  const std::size_t warps = (steps.rows + rows_per_warp - 1) / rows_per_warp;
+  const double warp_steps = static_cast<double>(steps.of_threads_per_row[static_cast<int>(std::log2(threads_per_row))]);
   const double reduction = static_cast<double>(warps) * std::log2(threads_per_row) * ellrt_reduction_step_weight;
   const double resident_threads = static_cast<double>(gpu.multiprocessors) * gpu.threads_per_multiprocessor;
-  const double fill = std::min(1.0, static_cast<double>(rows) * threads_per_row / resident_threads);
+  const double fill = std::min(1.0, static_cast<double>(steps.rows) * threads_per_row / resident_threads);
   return fill > 0 ? (warp_steps + reduction) / fill : 0.0;
 }
 
-EllrtConfiguration ellrt_configuration(const std::vector<index_t>& row_lengths, const GpuShape& gpu) {
+double ellrt_cost(const std::vector<index_t>& row_lengths, int threads_per_row, const GpuShape& gpu) {
+  return ellrt_cost(ellrt_warp_steps(row_lengths), threads_per_row, gpu);
+}
+
+EllrtConfiguration ellrt_configuration(const EllrtWarpSteps& steps, const GpuShape& gpu) {
   if (gpu.multiprocessors < 1 || gpu.threads_per_multiprocessor < 32)
     throw InvalidArgument("ELLR-T model: a GPU needs at least one multiprocessor of 32 threads");
   EllrtConfiguration best;
-  best.cost = ellrt_cost(row_lengths, 1, gpu);
+  best.cost = ellrt_cost(steps, 1, gpu);
   for (int t = 2; t <= 32; t *= 2) {
-    const double cost = ellrt_cost(row_lengths, t, gpu);
+    const double cost = ellrt_cost(steps, t, gpu);
     if (cost < best.cost) {
       best.threads_per_row = t;
       best.cost = cost;
     }
   }
-  const double threads = static_cast<double>(row_lengths.size()) * best.threads_per_row;
+  const double threads = static_cast<double>(steps.rows) * best.threads_per_row;
   best.block_size = 64;
   for (int block_size : {256, 128}) {
     if (threads / block_size >= double(gpu.multiprocessors) * ellrt_min_blocks_per_multiprocessor) {
@@ -134,8 +152,13 @@ EllrtConfiguration ellrt_configuration(const std::vector<index_t>& row_lengths, 
   return best;
 }
 
+EllrtConfiguration ellrt_configuration(const std::vector<index_t>& row_lengths, const GpuShape& gpu) {
+  return ellrt_configuration(ellrt_warp_steps(row_lengths), gpu);
+}
+
 #define SPMV_INSTANTIATE_ELLPACK_R(T)                                                     \
   template FormatFootprint ellpack_r_footprint(const Csr<T>&, index_t);                   \
+  template void check_ellpack_r_limit<T>(index_t, index_t, std::int64_t, index_t, double); \
   template EllpackR<T> ellpack_r_from_csr(const Csr<T>&, const EllpackROptions&);         \
   template void multiply(const EllpackR<T>&, const T*, T*, T, T);
 SPMV_INSTANTIATE_ELLPACK_R(float)

@@ -26,24 +26,32 @@ index_t hyb_ell_width(const Csr<T>& a, const HybOptions& options) {
 }
 
 template <class T>
-FormatFootprint hyb_footprint(const Csr<T>& a, index_t ell_width) {
-  const std::int64_t coo_nnz = hyb_coo_nnz(a, ell_width);
-  FormatFootprint f = ell_footprint<T>(a.rows, ell_width, a.nnz() - coo_nnz);
-  f.nnz = a.nnz();
+FormatFootprint hyb_footprint(index_t rows, index_t ell_width, std::int64_t nnz, std::int64_t coo_nnz) {
+  FormatFootprint f = ell_footprint<T>(rows, ell_width, nnz - coo_nnz);
+  f.nnz = nnz;
   f.stored_entries += coo_nnz;
   f.bytes += static_cast<std::size_t>(coo_nnz) * (2 * sizeof(index_t) + sizeof(T));
-  f.csr_bytes = csr_bytes(a.rows, a.nnz(), sizeof(T));
+  f.csr_bytes = csr_bytes(rows, nnz, sizeof(T));
   return f;
+}
+
+template <class T>
+FormatFootprint hyb_footprint(const Csr<T>& a, index_t ell_width) {
+  return hyb_footprint<T>(a.rows, ell_width, a.nnz(), hyb_coo_nnz(a, ell_width));
+}
+
+template <class T>
+void check_hyb_limit(index_t rows, index_t ell_width, std::int64_t nnz, std::int64_t coo_nnz, double max_padding) {
+  detail::check_footprint("HYB", hyb_footprint<T>(rows, ell_width, nnz, coo_nnz), max_padding,
+                          "ELL part of width " + std::to_string(ell_width) + " for " + std::to_string(rows) +
+                              " rows with mean length " + detail::one_decimal(rows ? double(nnz) / rows : 0.0),
+                          "a smaller ell_width, coo or csr-vector");
 }
 
 template <class T>
 Hyb<T> hyb_from_csr(const Csr<T>& a, const HybOptions& options) {
   const index_t width = hyb_ell_width(a, options);
-  detail::check_footprint("HYB", hyb_footprint(a, width), options.max_padding,
-                          "ELL part of width " + std::to_string(width) + " for " +
-                              std::to_string(a.rows) + " rows with mean length " +
-                              detail::one_decimal(a.rows ? double(a.nnz()) / a.rows : 0.0),
-                          "a smaller ell_width, coo or csr-vector");
+  check_hyb_limit<T>(a.rows, width, a.nnz(), hyb_coo_nnz(a, width), options.max_padding);
   Hyb<T> hyb;
   hyb.ell = ell_part_from_csr(a, width);
   hyb.coo.rows = a.rows;
@@ -64,6 +72,8 @@ void multiply(const Hyb<T>& a, const T* x, T* y, T alpha, T beta) {
   template index_t hyb_ell_width(const Csr<T>&, const HybOptions&);             \
   template std::int64_t hyb_coo_nnz(const Csr<T>&, index_t);                    \
   template FormatFootprint hyb_footprint(const Csr<T>&, index_t);               \
+  template FormatFootprint hyb_footprint<T>(index_t, index_t, std::int64_t, std::int64_t); \
+  template void check_hyb_limit<T>(index_t, index_t, std::int64_t, std::int64_t, double); \
   template Hyb<T> hyb_from_csr(const Csr<T>&, const HybOptions&);               \
   template void multiply(const Hyb<T>&, const T*, T*, T, T);
 SPMV_INSTANTIATE_HYB(float)

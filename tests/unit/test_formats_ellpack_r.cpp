@@ -110,11 +110,11 @@ TEST(EllrtModel, ChoosesTheCheapestThreadsPerRow) {
 }
 
 TEST(EllrtModel, EmptyMatrixAndBadGpuShape) {
-  const EllrtConfiguration c = ellrt_configuration({}, GpuShape{});
+  const EllrtConfiguration c = ellrt_configuration(std::vector<index_t>{}, GpuShape{});
   EXPECT_EQ(c.threads_per_row, 1);
   EXPECT_EQ(c.block_size, 64);
-  EXPECT_THROW(ellrt_configuration({1, 2}, GpuShape{0, 2048}), InvalidArgument);
-  EXPECT_THROW(ellrt_cost({1, 2}, 3, GpuShape{}), InvalidArgument);
+  EXPECT_THROW(ellrt_configuration(std::vector<index_t>{1, 2}, GpuShape{0, 2048}), InvalidArgument);
+  EXPECT_THROW(ellrt_cost(std::vector<index_t>{1, 2}, 3, GpuShape{}), InvalidArgument);
 }
 
 }  // namespace

@@ -27,6 +27,13 @@ struct DenseOptions {
 
 template <class T>
 FormatFootprint dense_footprint(const Csr<T>& a);
+template <class T>
+FormatFootprint dense_footprint(index_t rows, index_t cols, std::int64_t nnz);
+
+// Throws FormatLimitError when rows * cols values exceed max_bytes:
+// dense_from_csr's check, shared with the device build.
+template <class T>
+void check_dense_limit(index_t rows, index_t cols, std::int64_t nnz, std::size_t max_bytes);
 
 // Throws FormatLimitError when rows * cols values exceed options.max_bytes.
 template <class T>

@@ -39,6 +39,12 @@ FormatFootprint ell_footprint(const Csr<T>& a);
 template <class T>
 FormatFootprint ell_footprint(index_t rows, index_t width, std::int64_t nnz);
 
+// Throws FormatLimitError when ELL of `width` slots for `rows` rows and `nnz`
+// entries exceeds `max_padding` times the CSR bytes (SizeError beyond 32-bit
+// indices): ell_from_csr's check, shared with the device build.
+template <class T>
+void check_ell_limit(index_t rows, index_t width, std::int64_t nnz, double max_padding);
+
 // Throws FormatLimitError when the padding exceeds options.max_padding.
 template <class T>
 Ell<T> ell_from_csr(const Csr<T>& a, const EllOptions& options = {});

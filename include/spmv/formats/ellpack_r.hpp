@@ -10,6 +10,8 @@
 // row lengths (see ellrt_configuration).
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <vector>
 
 #include "spmv/formats/footprint.hpp"
@@ -39,6 +41,14 @@ struct EllpackROptions {
 
 template <class T>
 FormatFootprint ellpack_r_footprint(const Csr<T>& a, index_t threads_per_row);
+
+// Throws FormatLimitError when ELLPACK-R with `threads_per_row` for rows of
+// at most `longest` entries exceeds `max_padding` times the CSR bytes
+// (SizeError beyond 32-bit indices, InvalidArgument for a bad T):
+// ellpack_r_from_csr's check, shared with the device build.
+template <class T>
+void check_ellpack_r_limit(index_t rows, index_t longest, std::int64_t nnz, index_t threads_per_row,
+                           double max_padding);
 
 // Throws InvalidArgument unless threads_per_row is a power of two in
 // [1, 32], FormatLimitError when the padding exceeds options.max_padding.
@@ -89,10 +99,21 @@ struct EllrtConfiguration {
   double cost = 0;  // cost(threads_per_row) of the model
 };
 
+// What the model needs of the row lengths: warp_steps(T) for T = 1, 2, 4,
+// ..., 32 (index log2 T) and the row count. The device build computes the
+// same sums on the device.
+struct EllrtWarpSteps {
+  std::size_t rows = 0;
+  std::array<std::int64_t, 6> of_threads_per_row{};
+};
+EllrtWarpSteps ellrt_warp_steps(const std::vector<index_t>& row_lengths);
+
 // The model's cost of running ELLR-T with `threads_per_row` threads per row.
+double ellrt_cost(const EllrtWarpSteps& steps, int threads_per_row, const GpuShape& gpu);
 double ellrt_cost(const std::vector<index_t>& row_lengths, int threads_per_row, const GpuShape& gpu);
 
 // The model's choice of T and BS for a matrix with these row lengths.
+EllrtConfiguration ellrt_configuration(const EllrtWarpSteps& steps, const GpuShape& gpu);
 EllrtConfiguration ellrt_configuration(const std::vector<index_t>& row_lengths, const GpuShape& gpu);
 
 }  // namespace spmv

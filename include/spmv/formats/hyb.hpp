@@ -30,6 +30,15 @@ std::int64_t hyb_coo_nnz(const Csr<T>& a, index_t ell_width);
 
 template <class T>
 FormatFootprint hyb_footprint(const Csr<T>& a, index_t ell_width);
+// HYB of ELL width `ell_width` for `rows` rows, `nnz` entries of which
+// `coo_nnz` lie beyond the first ell_width of their rows.
+template <class T>
+FormatFootprint hyb_footprint(index_t rows, index_t ell_width, std::int64_t nnz, std::int64_t coo_nnz);
+
+// Throws FormatLimitError when that HYB exceeds `max_padding` times the CSR
+// bytes: hyb_from_csr's check, shared with the device build.
+template <class T>
+void check_hyb_limit(index_t rows, index_t ell_width, std::int64_t nnz, std::int64_t coo_nnz, double max_padding);
 
 // Throws InvalidArgument for ell_width < -1, FormatLimitError when the ELL
 // part's padding makes the whole exceed options.max_padding.

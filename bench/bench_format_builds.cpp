@@ -1,0 +1,184 @@
+// Setup cost of every storage format: the host builder (src/formats/, the
+// reference) against the device build the cuda operator runs, beside the
+// CSR upload, the product, and cuSPARSE's setup and product (issue 12).
+//
+// For each matrix and format: the host build once (timed); plan() with the
+// format's kernel, whose description gives the upload and the device build;
+// one product verified against the reference; the median of 20 products
+// (CUDA events). cuSPARSE's default algorithm is planned, verified and timed
+// the same way. "payback" is the number of products after which our extra
+// setup over cuSPARSE is repaid by faster products (- when ours is slower).
+//
+// Usage: bench_format_builds [f32|f64] SPEC...   (SPEC as for `spmv gen`)
+// Prints a table per matrix and one JSON line per row on stderr.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/backends.hpp"
+#include "core/workbench.hpp"
+#include "spmv/error.hpp"
+#include "spmv/formats/blocked.hpp"
+#include "spmv/formats/bro_coo.hpp"
+#include "spmv/formats/bro_ell.hpp"
+#include "spmv/formats/bro_hyb.hpp"
+#include "spmv/formats/coo.hpp"
+#include "spmv/formats/dia.hpp"
+#include "spmv/formats/ell.hpp"
+#include "spmv/formats/ellpack_r.hpp"
+#include "spmv/formats/hyb.hpp"
+#include "spmv/formats/segmented.hpp"
+#include "spmv/formats/sell.hpp"
+#include "spmv/gen.hpp"
+#include "spmv/operator.hpp"
+#include "spmv/reference.hpp"
+#include "spmv/verify.hpp"
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+template <class T>
+struct FormatCase {
+  std::string kernel;
+  // The host builder with the parameters the kernel ran with.
+  std::function<void(const spmv::Csr<T>&, const spmv::KernelParams&)> host_build;
+};
+
+int param(const spmv::KernelParams& params, const std::string& name, int fallback) {
+  const auto it = params.find(name);
+  return it == params.end() ? fallback : it->second;
+}
+
+template <class T>
+std::vector<FormatCase<T>> format_cases() {
+  using spmv::Csr;
+  using spmv::KernelParams;
+  return {
+      {"coo", [](const Csr<T>& a, const KernelParams&) { spmv::to_coo(a); }},
+      {"ell", [](const Csr<T>& a, const KernelParams&) { spmv::ell_from_csr(a); }},
+      {"ellr-t",
+       [](const Csr<T>& a, const KernelParams& p) {
+         spmv::ellpack_r_from_csr(a, {param(p, "threads_per_row", 1)});
+       }},
+      {"hyb", [](const Csr<T>& a, const KernelParams&) { spmv::hyb_from_csr(a); }},
+      {"dia", [](const Csr<T>& a, const KernelParams&) { spmv::dia_from_csr(a); }},
+      {"sell", [](const Csr<T>& a, const KernelParams&) { spmv::sell_from_csr(a); }},
+      {"blocked", [](const Csr<T>& a, const KernelParams&) { spmv::blocked_from_csr(a); }},
+      {"segmented-scan", [](const Csr<T>& a, const KernelParams&) { spmv::segmented_from_csr(a); }},
+      {"bro-ell",
+       [](const Csr<T>& a, const KernelParams& p) {
+         spmv::BroEllOptions options;
+         options.threads_per_row = param(p, "threads_per_row", 1);
+         spmv::bro_ell_from_csr(a, options);
+       }},
+      {"bro-coo",
+       [](const Csr<T>& a, const KernelParams& p) { spmv::bro_coo_from_csr(a, {param(p, "interval", spmv::bro_coo_default_interval)}); }},
+      {"bro-hyb", [](const Csr<T>& a, const KernelParams&) { spmv::bro_hyb_from_csr(a); }},
+  };
+}
+
+double seconds_since(clock_type::time_point start) {
+  return std::chrono::duration<double>(clock_type::now() - start).count();
+}
+
+// One product on the device checked against the reference; throws when wrong.
+template <class T>
+void verify_product(spmv::Operator<T>& op, const spmv::Csr<T>& a, const std::string& kernel) {
+  std::vector<T> x(static_cast<std::size_t>(a.cols));
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<T>(1.0 + static_cast<double>(i % 7) / 8);
+  std::vector<T> y(static_cast<std::size_t>(a.rows));
+  op.apply(x.data(), y.data());
+  std::vector<double> reference(y.size()), scale(y.size());
+  spmv::reference_spmv(a, x.data(), static_cast<const T*>(nullptr), T(1), T(0), reference.data(), scale.data());
+  const spmv::VerifyResult check = spmv::verify(y.data(), reference.data(), scale.data(), y.size());
+  if (!check.ok) throw std::runtime_error(kernel + ": wrong product: " + check.message);
+}
+
+struct Timed {
+  double setup_seconds = 0;
+  double product_seconds = 0;
+};
+
+template <class T>
+void run(const std::string& spec, const char* precision) {
+  const spmv::Csr<T> a = spmv::cast<T>(spmv::generate(spmv::parse_generator_spec(spec)));
+  spmv::PlanOptions vendor_options;
+  vendor_options.backend = spmv::Backend::cusparse;
+  auto vendor = spmv::plan(a, vendor_options);
+  verify_product(*vendor, a, "cusparse");
+  const spmv::OperatorDescription vd = vendor->describe();
+  const Timed cusparse{vd.analysis_seconds + vd.upload_seconds + vd.build_seconds,
+                       spmv::detail::median_product_seconds(*vendor, 3, 20)};
+  vendor.reset();
+
+  fmt::print("\n{} {} ({} x {}, {} non-zeros)\n", spec, precision, a.rows, a.cols, a.nnz());
+  fmt::print("{:<15} {:>11} {:>11} {:>9} {:>9} {:>9} {:>10} {:>10} {:>8}\n", "format", "host build", "dev build",
+             "dev/prod", "upload", "product", "host/dev", "vs cusp", "payback");
+  fmt::print("{:<15} {:>11} {:>11} {:>9} {:>9} {:>9} {:>10} {:>10} {:>8}\n", "", "ms", "ms", "products", "ms",
+             "us", "", "", "products");
+  fmt::print("{:<15} {:>11} {:>11} {:>9} {:>9.2f} {:>9.1f} {:>10} {:>10} {:>8}\n", "cusparse", "-", "-", "-",
+             cusparse.setup_seconds * 1e3, cusparse.product_seconds * 1e6, "-", "1.00x", "-");
+  for (const FormatCase<T>& c : format_cases<T>()) {
+    spmv::PlanOptions options;
+    options.backend = spmv::Backend::cuda;
+    options.kernel = c.kernel;
+    options.spmv_only = true;
+    std::unique_ptr<spmv::Operator<T>> op;
+    try {
+      op = spmv::plan(a, options);
+    } catch (const spmv::FormatLimitError& refusal) {
+      fmt::print("{:<15} refused: {}\n", c.kernel, refusal.what());
+      continue;
+    }
+    verify_product(*op, a, c.kernel);
+    const spmv::OperatorDescription d = op->describe();
+    const double product = spmv::detail::median_product_seconds(*op, 3, 20);
+    op.reset();
+    const auto host_start = clock_type::now();
+    c.host_build(a, d.params);
+    const double host_build = seconds_since(host_start);
+    const double setup = d.analysis_seconds + d.upload_seconds + d.build_seconds;
+    const double gain = cusparse.product_seconds - product;
+    const std::string payback =
+        gain > 0 ? fmt::format("{:.0f}", std::max(0.0, setup - cusparse.setup_seconds) / gain) : "-";
+    fmt::print("{:<15} {:>11.1f} {:>11.2f} {:>9.1f} {:>9.2f} {:>9.1f} {:>9.0f}x {:>9.2f}x {:>8}\n", c.kernel,
+               host_build * 1e3, d.build_seconds * 1e3, d.build_seconds / product, d.upload_seconds * 1e3,
+               product * 1e6, host_build / d.build_seconds, cusparse.product_seconds / product, payback);
+    fmt::print(stderr,
+               "{{\"matrix\":\"{}\",\"precision\":\"{}\",\"kernel\":\"{}\",\"host_build_seconds\":{},"
+               "\"device_build_seconds\":{},\"upload_seconds\":{},\"analysis_seconds\":{},\"product_seconds\":{},"
+               "\"cusparse_setup_seconds\":{},\"cusparse_product_seconds\":{}}}\n",
+               spec, precision, c.kernel, host_build, d.build_seconds, d.upload_seconds, d.analysis_seconds, product,
+               cusparse.setup_seconds, cusparse.product_seconds);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3 || (std::string(argv[1]) != "f32" && std::string(argv[1]) != "f64")) {
+    fmt::print(stderr, "usage: bench_format_builds f32|f64 SPEC...\n");
+    return 2;
+  }
+  if (!spmv::cuda_available()) {
+    fmt::print(stderr, "bench_format_builds: no CUDA device\n");
+    return 1;
+  }
+  const spmv::detail::DeviceInfo info = spmv::detail::cuda_device_info();
+  fmt::print("{}, CUDA runtime {}, cuSPARSE {}\n", info.name, info.runtime_version, info.cusparse_version);
+  const bool f64 = std::string(argv[1]) == "f64";
+  try {
+    for (int i = 2; i < argc; ++i) f64 ? run<double>(argv[i], "f64") : run<float>(argv[i], "f32");
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "bench_format_builds: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}

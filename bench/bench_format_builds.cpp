@@ -1,21 +1,24 @@
-// Setup cost of every storage format: the host builder (src/formats/, the
-// reference) against the device build the cuda operator runs, beside the
-// CSR upload, the product, and cuSPARSE's setup and product (issue 12).
+// Setup cost of every SpMV kernel of the cuda and cusparse backends, and
+// for the storage formats the host builder (src/formats/, the reference)
+// against the device build the operator runs (issue 12).
 //
-// For each matrix and format: the host build once (timed); plan() with the
-// format's kernel, whose description gives the upload and the device build;
+// For each matrix and kernel: plan() with the kernel named (make_plan, then
+// make_operator), whose description gives the upload and the device build;
 // one product verified against the reference; the median of 20 products
-// (CUDA events). cuSPARSE's default algorithm is planned, verified and timed
-// the same way. "payback" is the number of products after which our extra
-// setup over cuSPARSE is repaid by faster products (- when ours is slower).
+// (CUDA events); then, for a format, its host build once. "setup/up" is
+// plan + upload + build over the upload. The first row is plan() with no
+// kernel named, as a user calls it. "payback" is the number of products
+// after which our extra setup over cuSPARSE's default algorithm is repaid by
+// faster products (- when ours is slower). JSON lines on stderr feed
+// bench/refit_setup.py.
 //
-// Usage: bench_format_builds [f32|f64] SPEC...   (SPEC as for `spmv gen`)
-// Prints a table per matrix and one JSON line per row on stderr.
+// Usage: bench_format_builds f32|f64 SPEC...   (SPEC as for `spmv gen`)
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -37,6 +40,7 @@
 #include "spmv/formats/sell.hpp"
 #include "spmv/gen.hpp"
 #include "spmv/operator.hpp"
+#include "spmv/plan.hpp"
 #include "spmv/reference.hpp"
 #include "spmv/verify.hpp"
 
@@ -45,19 +49,16 @@ namespace {
 using clock_type = std::chrono::steady_clock;
 
 template <class T>
-struct FormatCase {
-  std::string kernel;
-  // The host builder with the parameters the kernel ran with.
-  std::function<void(const spmv::Csr<T>&, const spmv::KernelParams&)> host_build;
-};
+using HostBuild = std::function<void(const spmv::Csr<T>&, const spmv::KernelParams&)>;
 
 int param(const spmv::KernelParams& params, const std::string& name, int fallback) {
   const auto it = params.find(name);
   return it == params.end() ? fallback : it->second;
 }
 
+// The host builder of each format kernel, with the parameters the kernel ran with.
 template <class T>
-std::vector<FormatCase<T>> format_cases() {
+std::map<std::string, HostBuild<T>> host_builders() {
   using spmv::Csr;
   using spmv::KernelParams;
   return {
@@ -79,9 +80,22 @@ std::vector<FormatCase<T>> format_cases() {
          spmv::bro_ell_from_csr(a, options);
        }},
       {"bro-coo",
-       [](const Csr<T>& a, const KernelParams& p) { spmv::bro_coo_from_csr(a, {param(p, "interval", spmv::bro_coo_default_interval)}); }},
+       [](const Csr<T>& a, const KernelParams& p) {
+         spmv::bro_coo_from_csr(a, {param(p, "interval", spmv::bro_coo_default_interval)});
+       }},
       {"bro-hyb", [](const Csr<T>& a, const KernelParams&) { spmv::bro_hyb_from_csr(a); }},
   };
+}
+
+// The SpMV kernels of the cuda and cusparse backends ("" first: the default
+// choice, planned as a user plans it).
+std::vector<spmv::KernelInfo> spmv_kernels() {
+  std::vector<spmv::KernelInfo> kernels{{"", "", spmv::Backend::cuda, "", ""}};
+  for (const spmv::KernelInfo& k : spmv::kernel_catalogue())
+    if ((k.backend == spmv::Backend::cuda || k.backend == spmv::Backend::cusparse) && !k.spmm_only &&
+        k.name != "dense-cublas")
+      kernels.push_back(k);
+  return kernels;
 }
 
 double seconds_since(clock_type::time_point start) {
@@ -119,43 +133,58 @@ void run(const std::string& spec, const char* precision) {
   vendor.reset();
 
   fmt::print("\n{} {} ({} x {}, {} non-zeros)\n", spec, precision, a.rows, a.cols, a.nnz());
-  fmt::print("{:<15} {:>11} {:>11} {:>9} {:>9} {:>9} {:>10} {:>10} {:>8}\n", "format", "host build", "dev build",
-             "dev/prod", "upload", "product", "host/dev", "vs cusp", "payback");
-  fmt::print("{:<15} {:>11} {:>11} {:>9} {:>9} {:>9} {:>10} {:>10} {:>8}\n", "", "ms", "ms", "products", "ms",
-             "us", "", "", "products");
-  fmt::print("{:<15} {:>11} {:>11} {:>9} {:>9.2f} {:>9.1f} {:>10} {:>10} {:>8}\n", "cusparse", "-", "-", "-",
-             cusparse.setup_seconds * 1e3, cusparse.product_seconds * 1e6, "-", "1.00x", "-");
-  for (const FormatCase<T>& c : format_cases<T>()) {
+  fmt::print("{:<22} {:>11} {:>11} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>8}\n", "kernel", "host build",
+             "dev build", "dev/prod", "upload", "setup/up", "product", "host/dev", "vs cusp", "payback");
+  fmt::print("{:<22} {:>11} {:>11} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>8}\n", "", "ms", "ms", "products",
+             "ms", "", "us", "", "", "products");
+  fmt::print("{:<22} {:>11} {:>11} {:>9} {:>9.2f} {:>9} {:>9.1f} {:>10} {:>10} {:>8}\n", "cusparse (setup)", "-",
+             "-", "-", cusparse.setup_seconds * 1e3, "-", cusparse.product_seconds * 1e6, "-", "1.00x", "-");
+  const std::map<std::string, HostBuild<T>> builders = host_builders<T>();
+  for (const spmv::KernelInfo& k : spmv_kernels()) {
     spmv::PlanOptions options;
-    options.backend = spmv::Backend::cuda;
-    options.kernel = c.kernel;
-    options.spmv_only = true;
+    options.backend = k.backend;
+    options.kernel = k.name;
+    options.spmv_only = !k.name.empty();
     std::unique_ptr<spmv::Operator<T>> op;
+    double plan_seconds = 0;
     try {
-      op = spmv::plan(a, options);
+      const auto plan_start = clock_type::now();
+      const spmv::Plan chosen = spmv::make_plan(a, options);
+      plan_seconds = seconds_since(plan_start);
+      op = spmv::make_operator(chosen, a);
     } catch (const spmv::FormatLimitError& refusal) {
-      fmt::print("{:<15} refused: {}\n", c.kernel, refusal.what());
+      fmt::print("{:<22} refused: {}\n", k.name, refusal.what());
       continue;
     }
-    verify_product(*op, a, c.kernel);
+    verify_product(*op, a, k.name);
     const spmv::OperatorDescription d = op->describe();
     const double product = spmv::detail::median_product_seconds(*op, 3, 20);
     op.reset();
-    const auto host_start = clock_type::now();
-    c.host_build(a, d.params);
-    const double host_build = seconds_since(host_start);
-    const double setup = d.analysis_seconds + d.upload_seconds + d.build_seconds;
+    const std::string name = k.name.empty() ? "auto: " + d.kernel : k.name;
+    const auto builder = builders.find(k.name);
+    const bool has_host_build = builder != builders.end();
+    double host_build = 0;
+    if (has_host_build) {
+      const auto host_start = clock_type::now();
+      builder->second(a, d.params);
+      host_build = seconds_since(host_start);
+    }
+    // plan(): analysing and choosing (make_plan), then building (make_operator).
+    const double setup = plan_seconds + d.analysis_seconds + d.upload_seconds + d.build_seconds;
     const double gain = cusparse.product_seconds - product;
     const std::string payback =
         gain > 0 ? fmt::format("{:.0f}", std::max(0.0, setup - cusparse.setup_seconds) / gain) : "-";
-    fmt::print("{:<15} {:>11.1f} {:>11.2f} {:>9.1f} {:>9.2f} {:>9.1f} {:>9.0f}x {:>9.2f}x {:>8}\n", c.kernel,
-               host_build * 1e3, d.build_seconds * 1e3, d.build_seconds / product, d.upload_seconds * 1e3,
-               product * 1e6, host_build / d.build_seconds, cusparse.product_seconds / product, payback);
+    fmt::print("{:<22} {:>11} {:>11.2f} {:>9.1f} {:>9.2f} {:>9.2f} {:>9.1f} {:>10} {:>9.2f}x {:>8}\n", name,
+               has_host_build ? fmt::format("{:.1f}", host_build * 1e3) : "-", d.build_seconds * 1e3,
+               d.build_seconds / product, d.upload_seconds * 1e3, setup / d.upload_seconds, product * 1e6,
+               has_host_build ? fmt::format("{:.0f}x", host_build / d.build_seconds) : "-",
+               cusparse.product_seconds / product, payback);
     fmt::print(stderr,
-               "{{\"matrix\":\"{}\",\"precision\":\"{}\",\"kernel\":\"{}\",\"host_build_seconds\":{},"
+               "{{\"matrix\":\"{}\",\"nnz\":{},\"precision\":\"{}\",\"backend\":\"{}\",\"kernel\":\"{}\","
+               "\"plan_seconds\":{},\"host_build_seconds\":{},"
                "\"device_build_seconds\":{},\"upload_seconds\":{},\"analysis_seconds\":{},\"product_seconds\":{},"
                "\"cusparse_setup_seconds\":{},\"cusparse_product_seconds\":{}}}\n",
-               spec, precision, c.kernel, host_build, d.build_seconds, d.upload_seconds, d.analysis_seconds, product,
+               spec, a.nnz(), precision, spmv::to_string(k.backend), name, plan_seconds, host_build, d.build_seconds, d.upload_seconds, d.analysis_seconds, product,
                cusparse.setup_seconds, cusparse.product_seconds);
   }
 }

@@ -49,9 +49,11 @@ struct BroEllDevicePlan {
   DeviceBroEll<T> bro;
   DeviceBuffer<index_t> slice_symbols;       // per slice: its offsets once the plan is checked
   DeviceBuffer<index_t> slice_code_symbols;  // likewise, with value codes
-  // Each distinct value's code, by the value's bit pattern in ascending order.
-  DeviceBuffer<ValuePattern<T>> sorted_patterns;
-  DeviceBuffer<std::uint32_t> code_of_sorted;
+  // With value codes, each distinct value's code by its bit pattern: a hash
+  // set of the patterns (bro_ell_device_build.cu's PatternSlots) and the code
+  // held in each pattern's slot.
+  DeviceBuffer<ValuePattern<T>> code_slot_patterns;
+  DeviceBuffer<std::uint32_t> code_slot_codes;
 };
 
 // InvalidArgument for bad options, FormatLimitError when value codes are

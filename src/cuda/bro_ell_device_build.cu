@@ -13,11 +13,16 @@
 //    one lane ORs that into the column's word in shared memory (h columns at
 //    a time); the block then writes the columns' widths (coalesced) and adds
 //    them up to the bits of its streams, hence the slice's symbols.
-// 3. Value codes, unless never: the values' bit patterns sorted with their
-//    positions (CUB radix sort, stable: the first of equal patterns is its
-//    first appearance), unique by pattern (CUB) and counted against the
-//    table's limit; the distinct patterns sorted by first appearance are the
-//    table, in the host's order, and give each pattern its code.
+// 3. Value codes, unless never: the distinct bit patterns counted in a hash
+//    set of a few times the table's limit (PatternSlots), one pass over the
+//    values, each warp inserting each pattern among its 32 values once
+//    (__match_any_sync); a slot keeps its pattern's first position
+//    (atomicMin, only when lower than what a plain read shows). The count
+//    stops the pass once it exceeds the limit, so a matrix of many distinct
+//    values costs about as many values as the limit. Otherwise the occupied
+//    slots are sorted by first position (CUB radix sort of at most the
+//    limit): in that order they are the host's table, and each slot gets
+//    its code. Packing finds a value's code by its pattern's slot.
 // 4. The footprint of these sizes is checked (bro_shapes.hpp, as on the
 //    host) before the symbols and values are allocated.
 // 5. Packing walks the streams again, each thread writing its fields with a
@@ -28,16 +33,17 @@
 //    values: every word is written once and nothing is cleared first.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
-#include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "cuda/bro_ell_device.hpp"
 #include "cuda/cub_call.cuh"
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_build.hpp"
+#include "cuda/format_kernels.hpp"
 #include "formats/bro_symbols.hpp"
 
 namespace spmv::detail {
@@ -151,77 +157,171 @@ __global__ void bro_ell_code_symbols_kernel(const index_t* width_offset, index_t
   slice_code_symbols[slice] = saturated_symbols(columns * code_bits, slice_height);
 }
 
-__global__ void positions_kernel(index_t* positions, index_t n) {
-  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) positions[i] = static_cast<index_t>(i);
+// Step 3's hash set of bit patterns: open addressing with linear probing
+// from a Fibonacci hash, as the host's ValueTable. A slot is claimed by a
+// compare-and-swap of its pattern from empty_pattern; that pattern itself
+// (a NaN) has the extra slot `capacity()`. payload[slot] holds the slot's
+// first position while the values are counted (no_position before), its
+// code once the table is built.
+template <class Pattern>
+struct PatternSlots {
+  static constexpr Pattern empty_pattern = ~Pattern(0);
+  static constexpr std::uint32_t no_position = ~std::uint32_t(0);
+  Pattern* patterns;       // capacity() slots
+  std::uint32_t* payload;  // capacity() + 1 slots
+  int slot_bits;
+
+  __host__ __device__ std::size_t capacity() const { return std::size_t(1) << slot_bits; }
+
+  // The slot of a pattern already inserted.
+  __device__ std::size_t find(Pattern pattern) const {
+    if (pattern == empty_pattern) return capacity();
+    std::size_t slot = home(pattern);
+    while (patterns[slot] != pattern) slot = (slot + 1) & (capacity() - 1);
+    return slot;
+  }
+
+  // Counts `pattern` at `position` into `distinct`: false once more than
+  // `entries` distinct patterns are seen (the count then exceeds entries;
+  // the capacity is at least 4 entries). A probe past entries + 1 slots
+  // taken by other patterns proves that too.
+  __device__ bool insert(Pattern pattern, std::uint32_t position, std::uint32_t entries,
+                         std::uint32_t* distinct) const {
+    std::size_t slot = capacity();
+    if (pattern != empty_pattern) {
+      slot = home(pattern);
+      for (std::uint32_t probes = 0;; ++probes) {
+        Pattern held = patterns[slot];  // a stale read is empty at worst: the swap then tells
+        if (held == pattern) break;
+        if (*static_cast<volatile std::uint32_t*>(distinct) > entries) return false;
+        if (probes > entries) {
+          atomicMax(distinct, entries + 1);
+          return false;
+        }
+        if (held == empty_pattern) {
+          held = claim(slot, pattern);
+          if (held == empty_pattern || held == pattern) break;
+        }
+        slot = (slot + 1) & (capacity() - 1);
+      }
+    }
+    // The first lowering from no_position counts the pattern, once.
+    if (position < payload[slot] && atomicMin(payload + slot, position) == no_position) atomicAdd(distinct, 1u);
+    return true;
+  }
+
+ private:
+  __device__ std::size_t home(Pattern pattern) const {
+    return static_cast<std::size_t>((static_cast<std::uint64_t>(pattern) * 0x9e3779b97f4a7c15ull) >> (64 - slot_bits));
+  }
+  // The pattern the slot held before the swap.
+  __device__ Pattern claim(std::size_t slot, Pattern pattern) const {
+    if constexpr (sizeof(Pattern) == 4) {
+      return atomicCAS(reinterpret_cast<unsigned*>(patterns + slot), empty_pattern, pattern);
+    } else {
+      return atomicCAS(reinterpret_cast<unsigned long long*>(patterns + slot), empty_pattern, pattern);
+    }
+  }
+};
+
+// The hash set over `patterns` (a power of two of slots) and `payload`.
+template <class Pattern>
+PatternSlots<Pattern> pattern_slots(DeviceBuffer<Pattern>& patterns, DeviceBuffer<std::uint32_t>& payload) {
+  const auto capacity = static_cast<std::uint32_t>(patterns.size());
+  return {patterns.data(), payload.data(), capacity > 1 ? bits_needed(capacity - 1) : 0};
 }
 
-// Table entry k is the distinct pattern unique_patterns[order[k]], the k-th
-// to appear; it gets code k.
+// Step 3's count: resident warps stride over the values 32 at a time; of
+// the lanes holding equal patterns the first (the lowest position) inserts.
+// A warp stops once the count exceeds `entries`.
+template <class Pattern>
+__global__ void count_value_patterns_kernel(const Pattern* values, std::int64_t n, PatternSlots<Pattern> slots,
+                                            std::uint32_t entries, std::uint32_t* distinct) {
+  const int lane = threadIdx.x % warp_size;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  // `base` is the same for the warp's lanes, so all take every step.
+  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x - lane; base < n;
+       base += stride) {
+    const std::int64_t position = base + lane;
+    const bool in_range = position < n;
+    const unsigned active = __ballot_sync(all_lanes, in_range);
+    bool counting = true;
+    if (in_range) {
+      const Pattern pattern = values[position];
+      const unsigned same = __match_any_sync(active, pattern);
+      if (lane == __ffs(same) - 1)
+        counting = slots.insert(pattern, static_cast<std::uint32_t>(position), entries, distinct);
+    }
+    if (!__all_sync(all_lanes, counting)) return;
+  }
+}
+
+// The occupied slots and their first positions, in no particular order.
+template <class Pattern>
+__global__ void occupied_slots_kernel(PatternSlots<Pattern> slots, std::uint32_t* occupied, std::uint32_t* firsts,
+                                      std::uint32_t* slot_ids) {
+  const std::size_t slot = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (slot > slots.capacity() || slots.payload[slot] == PatternSlots<Pattern>::no_position) return;
+  const std::uint32_t k = atomicAdd(occupied, 1u);
+  firsts[k] = slots.payload[slot];
+  slot_ids[k] = static_cast<std::uint32_t>(slot);
+}
+
+// Table entry k is the value first seen at firsts[k] (the k-th distinct
+// value to appear); its slot gets code k.
 template <class T>
-__global__ void value_table_kernel(const ValuePattern<T>* unique_patterns, const index_t* order, index_t distinct,
-                                   T* table, std::uint32_t* code_of_sorted) {
-  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+__global__ void value_table_kernel(const T* values, const std::uint32_t* firsts, const std::uint32_t* slot_ids,
+                                   std::uint32_t distinct, T* table, std::uint32_t* payload) {
+  const std::size_t k = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= distinct) return;
-  const ValuePattern<T> pattern = unique_patterns[order[k]];
-  T value;
-  memcpy(&value, &pattern, sizeof value);
-  table[k] = value;
-  code_of_sorted[order[k]] = static_cast<std::uint32_t>(k);
+  table[k] = values[firsts[k]];
+  payload[slot_ids[k]] = static_cast<std::uint32_t>(k);
 }
 
-// Step 3: the value table and the codes of the distinct patterns; false
-// (and nothing kept) when there are more than `limit` distinct values.
+// Step 3: the value table and the codes by pattern; false (and nothing
+// kept) when there are more than `limit` distinct values.
 template <class T>
 bool plan_value_table(const CsrView<T>& a, std::size_t limit, BroEllDevicePlan<T>& plan, cudaStream_t stream) {
   using Pattern = ValuePattern<T>;
-  const auto n = static_cast<std::size_t>(a.nnz);
-  const auto* patterns = reinterpret_cast<const Pattern*>(a.values);
-  DeviceBuffer<Pattern> unique_patterns(n, "BRO-ELL distinct values");
-  DeviceBuffer<index_t> first_positions(n, "BRO-ELL first appearances");
-  DeviceBuffer<index_t> distinct_count(1, "BRO-ELL distinct value count");
-  {
-    DeviceBuffer<Pattern> sorted_patterns(n, "BRO-ELL sorted values");
-    DeviceBuffer<index_t> positions(n, "BRO-ELL value positions");
-    DeviceBuffer<index_t> sorted_positions(n, "BRO-ELL sorted value positions");
-    positions_kernel<<<blocks_for(n, build_block), build_block, 0, stream>>>(positions.data(), a.nnz);
-    SPMV_LAUNCH_CHECK();
-    cub_call(
-        [&](void* workspace, std::size_t& bytes) {
-          return cub::DeviceRadixSort::SortPairs(workspace, bytes, patterns, sorted_patterns.data(), positions.data(),
-                                                 sorted_positions.data(), static_cast<std::int64_t>(n), 0,
-                                                 static_cast<int>(8 * sizeof(Pattern)), stream);
-        },
-        "BRO-ELL value sort workspace");
-    cub_call(
-        [&](void* workspace, std::size_t& bytes) {
-          return cub::DeviceSelect::UniqueByKey(workspace, bytes, sorted_patterns.data(), sorted_positions.data(),
-                                                unique_patterns.data(), first_positions.data(), distinct_count.data(),
-                                                static_cast<std::int64_t>(n), stream);
-        },
-        "BRO-ELL distinct values workspace");
-  }
-  const index_t distinct = device_value(distinct_count.data(), stream);
-  if (static_cast<std::size_t>(distinct) > limit) return false;
-  DeviceBuffer<index_t> first_sorted(distinct, "BRO-ELL first appearances sorted");
-  DeviceBuffer<index_t> sorted_rank(distinct, "BRO-ELL distinct values by position");
-  DeviceBuffer<index_t> order(distinct, "BRO-ELL value table order");
-  positions_kernel<<<blocks_for(distinct, build_block), build_block, 0, stream>>>(sorted_rank.data(), distinct);
+  const auto entries = static_cast<std::uint32_t>(std::min<std::size_t>(limit, static_cast<std::size_t>(a.nnz)));
+  int slot_bits = 1;
+  while ((std::size_t(1) << slot_bits) < 4 * static_cast<std::size_t>(entries)) ++slot_bits;
+  DeviceBuffer<Pattern> patterns(std::size_t(1) << slot_bits, "BRO-ELL value hash set");
+  DeviceBuffer<std::uint32_t> payload(patterns.size() + 1, "BRO-ELL value hash set");
+  DeviceBuffer<std::uint32_t> counts(2, "BRO-ELL distinct value count");  // distinct, then occupied
+  SPMV_CUDA_CHECK(cudaMemsetAsync(patterns.data(), 0xff, patterns.bytes(), stream));
+  SPMV_CUDA_CHECK(cudaMemsetAsync(payload.data(), 0xff, payload.bytes(), stream));
+  SPMV_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, counts.bytes(), stream));
+  const PatternSlots<Pattern> slots = pattern_slots(patterns, payload);
+  const GpuShape gpu = current_gpu_shape();
+  const auto resident_blocks = static_cast<unsigned>(gpu.multiprocessors * (gpu.threads_per_multiprocessor / build_block));
+  count_value_patterns_kernel<<<std::min(blocks_for(a.nnz, build_block), resident_blocks), build_block, 0, stream>>>(
+      reinterpret_cast<const Pattern*>(a.values), a.nnz, slots, entries, counts.data());
   SPMV_LAUNCH_CHECK();
+  const std::uint32_t distinct = device_value(counts.data(), stream);
+  if (distinct > entries) return false;
+
+  DeviceBuffer<std::uint32_t> firsts(distinct, "BRO-ELL first appearances");
+  DeviceBuffer<std::uint32_t> slot_ids(distinct, "BRO-ELL value slots");
+  occupied_slots_kernel<<<blocks_for(payload.size(), build_block), build_block, 0, stream>>>(
+      slots, counts.data() + 1, firsts.data(), slot_ids.data());
+  SPMV_LAUNCH_CHECK();
+  DeviceBuffer<std::uint32_t> sorted_firsts(distinct, "BRO-ELL first appearances sorted");
+  DeviceBuffer<std::uint32_t> sorted_slot_ids(distinct, "BRO-ELL value table order");
   cub_call(
       [&](void* workspace, std::size_t& bytes) {
-        return cub::DeviceRadixSort::SortPairs(workspace, bytes, first_positions.data(), first_sorted.data(),
-                                               sorted_rank.data(), order.data(), distinct, 0,
-                                               static_cast<int>(8 * sizeof(index_t)), stream);
+        return cub::DeviceRadixSort::SortPairs(workspace, bytes, firsts.data(), sorted_firsts.data(), slot_ids.data(),
+                                               sorted_slot_ids.data(), static_cast<std::int64_t>(distinct), 0,
+                                               bits_needed(static_cast<std::uint32_t>(a.nnz)), stream);
       },
       "BRO-ELL value table sort workspace");
   plan.bro.value_table = DeviceBuffer<T>(distinct, "BRO-ELL value table");
-  plan.code_of_sorted = DeviceBuffer<std::uint32_t>(distinct, "BRO-ELL value codes");
   value_table_kernel<<<blocks_for(distinct, build_block), build_block, 0, stream>>>(
-      unique_patterns.data(), order.data(), distinct, plan.bro.value_table.data(), plan.code_of_sorted.data());
+      a.values, sorted_firsts.data(), sorted_slot_ids.data(), distinct, plan.bro.value_table.data(), payload.data());
   SPMV_LAUNCH_CHECK();
-  plan.sorted_patterns = device_copy(unique_patterns.data(), distinct, "BRO-ELL distinct values", stream);
-  plan.bro.value_code_bits = distinct <= 1 ? 0 : bits_needed(static_cast<std::uint32_t>(distinct - 1));
+  plan.code_slot_patterns = std::move(patterns);
+  plan.code_slot_codes = std::move(payload);
+  plan.bro.value_code_bits = distinct <= 1 ? 0 : bits_needed(distinct - 1);
   return true;
 }
 
@@ -249,8 +349,8 @@ void plan_value_codes(const CsrView<T>& a, BroValueCodes codes, BroEllDevicePlan
   plan.bro.value_code_bits = 0;
   plan.bro.value_table = {};
   plan.slice_code_symbols = {};
-  plan.sorted_patterns = {};
-  plan.code_of_sorted = {};
+  plan.code_slot_patterns = {};
+  plan.code_slot_codes = {};
 }
 
 template <class T>
@@ -263,23 +363,12 @@ struct PackTarget {
   const index_t* code_symbol_offset;
   std::uint32_t* code_symbols;
   int code_bits;
-  const ValuePattern<T>* sorted_patterns;
-  const std::uint32_t* code_of_sorted;
-  index_t distinct;
+  PatternSlots<ValuePattern<T>> code_slots;
 
-  // The code of `value`: its pattern's place among the sorted patterns.
   __device__ std::uint32_t code_of(T value) const {
     ValuePattern<T> pattern;
     memcpy(&pattern, &value, sizeof value);
-    index_t low = 0, high = distinct;  // the pattern lies in [low, high)
-    while (high - low > 1) {
-      const index_t middle = low + (high - low) / 2;
-      if (sorted_patterns[middle] <= pattern)
-        low = middle;
-      else
-        high = middle;
-    }
-    return code_of_sorted[low];
+    return code_slots.payload[code_slots.find(pattern)];
   }
 };
 
@@ -393,9 +482,7 @@ DeviceBroEll<T> pack_bro_ell_on_device(const CsrView<T>& a, BroEllDevicePlan<T>&
                           bro.code_symbol_offset.data(),
                           bro.code_symbols.data(),
                           bro.value_code_bits,
-                          plan.sorted_patterns.data(),
-                          plan.code_of_sorted.data(),
-                          static_cast<index_t>(plan.sorted_patterns.size())};
+                          pattern_slots(plan.code_slot_patterns, plan.code_slot_codes)};
   const auto blocks = static_cast<unsigned>(slices);
   if (shape.value_codes)
     pack_bro_ell_kernel<T, true><<<blocks, shape.slice_height, 0, stream>>>(a, bro.threads_per_row, out);

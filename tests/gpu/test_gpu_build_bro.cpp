@@ -280,6 +280,65 @@ TEST(GpuBroBuilds, OutOfMemoryPartWayNamesTheBytesAndLeaksNothing) {
   }
 }
 
+// A matrix whose values run, in a scrambled order, through `distinct` bit
+// patterns, each at least twice: among them the all-ones pattern (a NaN),
+// -0.0 and 0.0. Rows of varying lengths, columns increasing.
+template <class T>
+Csr<T> matrix_of_distinct_values(std::size_t distinct) {
+  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  Csr<T> a;
+  a.rows = a.cols = 1000;
+  const auto per_row = static_cast<index_t>(3 * distinct / a.rows + 2);
+  for (index_t r = 0; r < a.rows; ++r) {
+    for (index_t k = 0; k < per_row - r % 3; ++k) {
+      a.col_idx.push_back(4 * k + r % 4);
+      const std::size_t which = a.values.size() * 7919 % distinct;  // 7919: a prime not dividing `distinct`
+      Bits bits = which == 0 ? ~Bits(0) : which == 1 ? Bits(1) << (8 * sizeof(Bits) - 1) : 0;
+      if (which > 2) {
+        const T value = static_cast<T>(which);
+        std::memcpy(&bits, &value, sizeof value);
+      }
+      T value;
+      std::memcpy(&value, &bits, sizeof value);
+      a.values.push_back(value);
+    }
+    a.row_ptr.push_back(a.nnz());
+  }
+  return a;
+}
+
+// Value codes at and just past the table's limits (when_smaller's bytes and
+// always' entries): the same tables, codes and refusals as on the host.
+template <class T>
+void expect_value_codes_match_at_the_limits() {
+  BuildCount count;
+  for (const BroValueCodes codes : {BroValueCodes::when_smaller, BroValueCodes::always}) {
+    const std::size_t limit = codes == BroValueCodes::always ? bro_max_value_table_entries
+                                                             : bro_default_value_table_max_bytes / sizeof(T);
+    for (const std::size_t distinct : {limit - 1, limit, limit + 1}) {
+      SCOPED_TRACE("value_codes " + std::to_string(static_cast<int>(codes)) + ", " + std::to_string(distinct) +
+                   " distinct values");
+      const Csr<T> a = matrix_of_distinct_values<T>(distinct);
+      const DeviceCsr<T> uploaded(a);
+      const BroEllOptions options{128, 2, codes, no_padding_limit};
+      expect_same_build([&] { return bro_ell_from_csr(a, options); },
+                        [&] { return detail::build_bro_ell_on_device(uploaded.view(), options, nullptr); },
+                        [&](const BroEll<T>& host, const detail::DeviceBroEll<T>& device) {
+                          EXPECT_EQ(host.uses_value_codes(), distinct <= limit);
+                          expect_same_bro_ell(host, device);
+                        },
+                        count);
+    }
+  }
+  EXPECT_EQ(count.compared, 5);  // always refuses limit + 1
+}
+
+TEST(GpuBroBuilds, ValueCodesMatchTheHostAtTheTableLimits) {
+  SPMV_GPU_TEST_PRELUDE();
+  expect_value_codes_match_at_the_limits<double>();
+  expect_value_codes_match_at_the_limits<float>();
+}
+
 // Not a timing assertion: prints the device and host build times of a large
 // matrix (the 27-point stencil, 150^3, f64) for the record.
 TEST(GpuBroBuilds, PrintBuildTimesOfALargeStencil) {

@@ -42,7 +42,10 @@ struct PlanCandidate {
   std::optional<double> measured_setup_seconds;  // its build and upload, timed by the measure mode
   // Whether the candidate's format refuses this matrix (its memory limit):
   // empty when it accepts it, else the reason. Checked only for the
-  // candidates ranked at or above the chosen one (nullopt: not checked).
+  // candidates ranked at or above the chosen one, and not for the formats
+  // whose check needs every entry (DIA, SELL, blocked, BRO-ELL, BRO-HYB),
+  // which their device builds check (nullopt: not checked). make_operator
+  // builds the next candidate when the chosen one's build refuses.
   std::optional<std::string> refusal;
 };
 

@@ -88,11 +88,18 @@ detail::SelectorFeatures describe_matrix(Plan& plan, const Csr<T>& a, const Devi
   return features;
 }
 
-// Whether the candidate's format accepts `a` (checked once; the reason of a
-// refusal is kept in the candidate).
+// Whether the candidate's format accepts `a` as far as the plan checks
+// (once; the reason of a refusal is kept in the candidate). Formats whose
+// check needs every entry are left unchecked (refusal empty of a value):
+// their device build decides, and build_planned() goes on to the next
+// candidate when it refuses.
 template <class T>
 bool accepts(PlanCandidate& c, const Csr<T>& a, const DeviceProperties& device) {
-  if (!c.refusal) c.refusal = detail::format_refusal(c.kernel, a, GpuShape{device.multiprocessors});
+  if (!c.refusal) {
+    std::optional<std::string> refusal = detail::format_refusal(c.kernel, a, GpuShape{device.multiprocessors});
+    if (!refusal) return true;
+    c.refusal = std::move(refusal);
+  }
   return c.refusal->empty();
 }
 
@@ -387,6 +394,34 @@ std::unique_ptr<Operator<T>> build_operator(const Plan& plan, const Csr<T>& a) {
 
 }  // namespace detail
 
+namespace {
+
+// Builds the plan's kernel. When the selector chose it and its build refuses
+// the matrix (a format the plan left to its build to check), the next ranked
+// candidate not known to refuse it is built instead: what the operator
+// describes is what was built.
+template <class T>
+std::unique_ptr<Operator<T>> build_planned(const Plan& plan, const Csr<T>& a) {
+  if (plan.tuning != "model") return detail::build_operator(plan, a);
+  Plan attempt = plan;
+  auto next = std::find_if(plan.candidates.begin(), plan.candidates.end(), [&](const PlanCandidate& c) {
+    return c.backend == plan.options.backend && c.kernel == plan.options.kernel;
+  });
+  for (;;) {
+    try {
+      return detail::build_operator(attempt, a);
+    } catch (const FormatLimitError&) {
+      if (next == plan.candidates.end()) throw;
+      next = std::find_if(next + 1, plan.candidates.end(),
+                          [](const PlanCandidate& c) { return !c.refusal || c.refusal->empty(); });
+      if (next == plan.candidates.end()) throw;
+      take(attempt, *next);
+    }
+  }
+}
+
+}  // namespace
+
 template <class T>
 std::unique_ptr<Operator<T>> make_operator(const Plan& plan, const Csr<T>& a) {
   if (plan.value_type != value_type_of<T>())
@@ -397,12 +432,12 @@ std::unique_ptr<Operator<T>> make_operator(const Plan& plan, const Csr<T>& a) {
                           " non-zeros, not " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
                           " with " + std::to_string(a.nnz()));
   validate(a);
-  return detail::build_operator(plan, a);
+  return build_planned(plan, a);
 }
 
 template <class T>
 std::unique_ptr<Operator<T>> plan(const Csr<T>& a, const PlanOptions& options) {
-  return detail::build_operator(make_plan(a, options), a);  // make_plan validated `a`
+  return build_planned(make_plan(a, options), a);  // make_plan validated `a`
 }
 
 #define SPMV_INSTANTIATE_PLAN(T)                                                  \

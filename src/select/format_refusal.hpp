@@ -1,9 +1,10 @@
 // Internal: whether a kernel's format would refuse a matrix, decided from the
-// format's footprint before anything is built (the same rule the builders
+// format's footprint before anything is built where that is cheap (the same rule the builders
 // apply: bytes beyond max_padding times the CSR bytes, or more stored
 // entries than int32 indices allow).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "spmv/formats/ellpack_r.hpp"
@@ -13,9 +14,14 @@ namespace spmv::detail {
 
 // Empty when the kernel (with its default parameters) accepts `a`; else the
 // reason. Kernels that store no padding (CSR, COO, segmented, cuSPARSE)
-// never refuse. ELLR-T and BRO-ELL are checked with the threads per row
-// their configuration model picks on `gpu`, as their builders do.
+// never refuse. ELLR-T is checked with the threads per row its
+// configuration model picks on `gpu`, as its builder does. nullopt for the
+// formats whose footprint needs every entry (DIA's diagonals, SELL's sorted
+// windows, the blocked inspection, the BRO bit widths): on the host that
+// costs more than the upload, while their device builds decide it in
+// milliseconds before allocating, so the operator checks them when it
+// builds (make_operator takes the plan's next candidate on a refusal).
 template <class T>
-std::string format_refusal(const std::string& kernel, const Csr<T>& a, const GpuShape& gpu);
+std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T>& a, const GpuShape& gpu);
 
 }  // namespace spmv::detail

@@ -35,6 +35,30 @@ TEST(GpuPlan, TheModelsChoiceIsCorrectForEveryExpectedProductCount) {
   }
 }
 
+// DIA's padding limit is checked by its device build, not by make_plan: a
+// chosen DIA that the build refuses gives way to the next candidate.
+TEST(GpuPlan, AChoiceTheBuildRefusesGivesWayToTheNextCandidate) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = generate(parse_generator_spec("uniform:rows=20000,cols=20000,per_row=8"));
+  PlanOptions options;
+  options.backend = Backend::cuda;
+  Plan p = make_plan(a, options);
+  ASSERT_EQ(p.tuning, "model");
+  PlanCandidate dia, vector;
+  dia.kernel = "dia";
+  dia.format = "dia";
+  vector.kernel = "csr-vector";
+  vector.format = "csr";
+  p.candidates = {dia, vector};
+  p.options.kernel = "dia";
+  const auto op = make_operator(p, a);
+  EXPECT_EQ(op->describe().kernel, "csr-vector");
+  expect_correct_product(p, a);
+  // A named kernel is built as named, and refused as it is.
+  options.kernel = "dia";
+  EXPECT_THROW(plan(a, options), FormatLimitError);
+}
+
 TEST(GpuPlan, MeasureTimesTheBestCandidatesOnceThenUsesTheCache) {
   SPMV_GPU_TEST_PRELUDE();
   const Csr<double> a = generate(parse_generator_spec("stencil27:n=40"));

@@ -10,6 +10,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include "cuda/cub_call.cuh"
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_build.hpp"
 #include "spmv/error.hpp"
@@ -83,16 +84,6 @@ struct WidenToInt64 {
   __host__ __device__ std::int64_t operator()(index_t v) const { return v; }
 };
 
-// Runs a CUB algorithm twice, as CUB asks: once for the workspace size, then
-// with a workspace allocated through DeviceBuffer (OutOfMemory when short).
-template <class Algorithm>
-void run_cub(Algorithm algorithm, const char* what) {
-  std::size_t workspace_bytes = 0;
-  SPMV_CUDA_CHECK(algorithm(nullptr, workspace_bytes));
-  DeviceBuffer<unsigned char> workspace(workspace_bytes, what);
-  SPMV_CUDA_CHECK(algorithm(workspace.data(), workspace_bytes));
-}
-
 }  // namespace
 
 template <class T>
@@ -142,7 +133,7 @@ DeviceRowSlice<T> device_gather_row_slice(const CsrView<T>& a, RowSliceLayout&& 
 index_t device_max(const index_t* values, std::size_t n, cudaStream_t stream) {
   if (n == 0) return 0;
   DeviceBuffer<index_t> result(1, "maximum");
-  run_cub(
+  cub_call(
       [&](void* workspace, std::size_t& bytes) {
         return cub::DeviceReduce::Max(workspace, bytes, values, result.data(), static_cast<std::int64_t>(n), stream);
       },
@@ -157,7 +148,7 @@ std::vector<std::int64_t> device_capped_histogram(const index_t* values, std::si
   // One bin per value 0..cap (levels 0, 1, ..., cap + 1) over the capped values.
   DeviceBuffer<int> bins(counts.size(), "histogram bins");
   const auto capped = thrust::make_transform_iterator(values, CapAt{cap});
-  run_cub(
+  cub_call(
       [&](void* workspace, std::size_t& bytes) {
         return cub::DeviceHistogram::HistogramEven(workspace, bytes, capped, bins.data(), cap + 2, index_t{0},
                                                    cap + 1, static_cast<std::int64_t>(n), stream);
@@ -174,7 +165,7 @@ std::vector<std::int64_t> device_capped_histogram(const index_t* values, std::si
 std::int64_t device_sum(const index_t* values, std::size_t n, cudaStream_t stream) {
   if (n == 0) return 0;
   DeviceBuffer<std::int64_t> result(1, "sum");
-  run_cub(
+  cub_call(
       [&](void* workspace, std::size_t& bytes) {
         return cub::DeviceReduce::TransformReduce(workspace, bytes, values, result.data(),
                                                   static_cast<std::int64_t>(n), cuda::std::plus<std::int64_t>{},
@@ -192,7 +183,7 @@ index_t device_offsets(const index_t* values, std::size_t n, index_t* offsets, c
                     " entries, more than 32-bit indices allow");
   device_fill(offsets, 1, index_t{0}, stream);
   if (n > 0)
-    run_cub(
+    cub_call(
         [&](void* workspace, std::size_t& bytes) {
           return cub::DeviceScan::InclusiveSum(workspace, bytes, values, offsets + 1, static_cast<std::int64_t>(n),
                                                stream);
@@ -216,7 +207,7 @@ void device_sort_descending_in_groups(const index_t* keys, std::size_t n, index_
   const auto groups = static_cast<std::int64_t>((n + group - 1) / group);
   const auto begins = group_starts(group, n, 0);
   const auto ends = group_starts(group, n, 1);  // group g ends where g + 1 begins
-  run_cub(
+  cub_call(
       [&](void* workspace, std::size_t& bytes) {
         return cub::DeviceSegmentedSort::StableSortPairsDescending(workspace, bytes, keys, sorted_keys,
                                                                    positions.data(), order,
@@ -232,7 +223,7 @@ void device_max_in_groups(const index_t* values, std::size_t n, index_t group, i
   const auto groups = static_cast<std::int64_t>((n + group - 1) / group);
   const auto begins = group_starts(group, n, 0);
   const auto ends = group_starts(group, n, 1);  // group g ends where g + 1 begins
-  run_cub(
+  cub_call(
       [&](void* workspace, std::size_t& bytes) {
         return cub::DeviceSegmentedReduce::Max(workspace, bytes, values, maxima, groups, begins, ends, stream);
       },

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <random>
 
+#include "spmv/io.hpp"
 #include "spmv/reference.hpp"
 #include "spmv/verify.hpp"
 
@@ -164,6 +165,15 @@ std::vector<ZooMatrix> matrix_zoo() {
                    return static_cast<index_t>(r % 7 == 0 ? 1500 + rng() % 500 : 30 + rng() % 70);
                  })});
   return zoo;
+}
+
+std::vector<ZooMatrix> zoo_and_real_matrices(std::int64_t max_nnz) {
+  std::vector<ZooMatrix> matrices = matrix_zoo();
+  for (const std::string& file : real_matrix_files()) {
+    Csr<double> a = read_matrix<double>(file);
+    if (a.nnz() <= max_nnz) matrices.push_back({file.substr(file.find_last_of('/') + 1), std::move(a)});
+  }
+  return matrices;
 }
 
 namespace {

@@ -40,6 +40,9 @@ struct ZooMatrix {
 // n x 0, empty rows, one huge row, diagonal, banded, power-law, wide, tall,
 // duplicates/unsorted input canonicalised, a dense block.
 std::vector<ZooMatrix> matrix_zoo();
+// The zoo and the real matrices of real_matrix_files() (named by file) with
+// at most `max_nnz` entries: what the device builds are compared on.
+std::vector<ZooMatrix> zoo_and_real_matrices(std::int64_t max_nnz);
 
 // Deterministic, non-periodic values in [-1, 1] away from zero.
 template <class T>

@@ -40,24 +40,6 @@ using detail::DeviceCsr;
 
 constexpr double no_padding_limit = std::numeric_limits<double>::infinity();
 
-// The zoo and the real matrices (those under a few million entries).
-std::vector<test::ZooMatrix> build_matrices() {
-  std::vector<test::ZooMatrix> matrices = test::matrix_zoo();
-  for (const std::string& file : test::real_matrix_files()) {
-    Csr<double> a = read_matrix<double>(file);
-    if (a.nnz() <= 4'000'000) matrices.push_back({file.substr(file.find_last_of('/') + 1), std::move(a)});
-  }
-  return matrices;
-}
-
-template <class T>
-Csr<T> with_values(const Csr<double>& a) {
-  if constexpr (std::is_same_v<T, double>)
-    return a;
-  else
-    return cast<T>(a);
-}
-
 // Values compared by their bits (-0.0 is not 0.0 here).
 template <class T>
 std::vector<std::uint64_t> bits_of(const std::vector<T>& values) {
@@ -210,22 +192,22 @@ void print_counts(const char* type, std::size_t matrices, const BroBuildCounts& 
 
 TEST(GpuBroBuilds, MatchTheHostBuildsF64) {
   SPMV_GPU_TEST_PRELUDE();
-  const std::vector<test::ZooMatrix> matrices = build_matrices();
+  const std::vector<test::ZooMatrix> matrices = test::zoo_and_real_matrices(4'000'000);
   BroBuildCounts counts;
   for (const auto& m : matrices) {
     SCOPED_TRACE(m.name);
-    expect_bro_builds_match(with_values<double>(m.matrix), counts);
+    expect_bro_builds_match(cast<double>(m.matrix), counts);
   }
   print_counts("f64", matrices.size(), counts);
 }
 
 TEST(GpuBroBuilds, MatchTheHostBuildsF32) {
   SPMV_GPU_TEST_PRELUDE();
-  const std::vector<test::ZooMatrix> matrices = build_matrices();
+  const std::vector<test::ZooMatrix> matrices = test::zoo_and_real_matrices(4'000'000);
   BroBuildCounts counts;
   for (const auto& m : matrices) {
     SCOPED_TRACE(m.name);
-    expect_bro_builds_match(with_values<float>(m.matrix), counts);
+    expect_bro_builds_match(cast<float>(m.matrix), counts);
   }
   print_counts("f32", matrices.size(), counts);
 }
@@ -337,64 +319,6 @@ TEST(GpuBroBuilds, ValueCodesMatchTheHostAtTheTableLimits) {
   SPMV_GPU_TEST_PRELUDE();
   expect_value_codes_match_at_the_limits<double>();
   expect_value_codes_match_at_the_limits<float>();
-}
-
-// Not a timing assertion: prints the device and host build times of a large
-// matrix (the 27-point stencil, 150^3, f64) for the record.
-TEST(GpuBroBuilds, PrintBuildTimesOfALargeStencil) {
-  SPMV_GPU_TEST_PRELUDE();
-  const Csr<double> a = gen_stencil_3d(150, 150, 150, 27);
-  const DeviceCsr<double> uploaded(a);
-  const CsrView<double> view = uploaded.view();
-  using Clock = std::chrono::steady_clock;
-  const auto milliseconds = [](Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-  };
-  const auto time_device = [&](const auto& build) {
-    double best = 1e30;
-    for (int run = 0; run < 3; ++run) {  // the first run loads the kernels
-      const auto start = Clock::now();
-      {
-        const auto built = build();
-        SPMV_CUDA_CHECK(cudaDeviceSynchronize());
-        if (run > 0) best = std::min(best, milliseconds(start));
-      }
-    }
-    return best;
-  };
-  const auto time_host = [&](const auto& build) {
-    const auto start = Clock::now();
-    const auto built = build();
-    return milliseconds(start);
-  };
-  BroEllOptions ell;
-  ell.max_padding = no_padding_limit;
-  BroEllOptions ell_codes = ell;
-  ell_codes.value_codes = BroValueCodes::always;
-  const BroHybOptions hyb{-1, ell, {1024}};
-  std::printf("stencil27 150^3, %lld non-zeros, f64: build times, device (best of 2 after a warm-up) vs host\n",
-              static_cast<long long>(a.nnz()));
-  std::printf("  bro-ell (T=1, value codes when smaller): device %8.2f ms, host %8.2f ms\n",
-              time_device([&] { return detail::build_bro_ell_on_device(view, ell, nullptr); }),
-              time_host([&] { return bro_ell_from_csr(a, ell); }));
-  std::printf("  bro-ell (T=1, value codes always):       device %8.2f ms, host %8.2f ms\n",
-              time_device([&] { return detail::build_bro_ell_on_device(view, ell_codes, nullptr); }),
-              time_host([&] { return bro_ell_from_csr(a, ell_codes); }));
-  std::printf("  bro-coo (interval 1024):                  device %8.2f ms, host %8.2f ms\n",
-              time_device([&] { return detail::build_bro_coo_on_device(view, {1024}, nullptr); }),
-              time_host([&] { return bro_coo_from_csr(a, {1024}); }));
-  std::printf("  bro-hyb (Bell-Garland K, interval 1024):  device %8.2f ms, host %8.2f ms\n",
-              time_device([&] { return detail::build_bro_hyb_on_device(view, hyb, nullptr); }),
-              time_host([&] { return bro_hyb_from_csr(a, hyb); }));
-  // The operator's own account of the whole factory, with the defaults.
-  PlanOptions options;
-  options.backend = Backend::cuda;
-  for (const std::string kernel : {"bro-ell", "bro-coo", "bro-hyb"}) {
-    options.kernel = kernel;
-    const auto op = plan(a, options);
-    const auto d = op->describe();
-    std::printf("  plan(%s): build_seconds %.2f ms\n", kernel.c_str(), 1e3 * d.build_seconds);
-  }
 }
 
 }  // namespace

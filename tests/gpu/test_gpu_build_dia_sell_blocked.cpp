@@ -51,22 +51,6 @@ class TestStream {
   cudaStream_t stream_ = nullptr;
 };
 
-// The zoo and the real matrices of ../shared/data.
-std::vector<test::ZooMatrix> build_matrices() {
-  std::vector<test::ZooMatrix> matrices = test::matrix_zoo();
-  for (const std::string& file : test::real_matrix_files())
-    matrices.push_back({file.substr(file.find_last_of('/') + 1), read_matrix<double>(file)});
-  return matrices;
-}
-
-template <class T>
-Csr<T> with_values(const Csr<double>& a) {
-  if constexpr (std::is_same_v<T, double>)
-    return a;
-  else
-    return cast<T>(a);
-}
-
 // Element by element, naming the first difference (a full dump of a large
 // array would drown the log).
 template <class X>
@@ -197,17 +181,17 @@ void expect_device_builds_match(const Csr<T>& a, bool small) {
 
 TEST(GpuBuildDiaSellBlocked, MatchTheHostBuildsF64) {
   SPMV_GPU_TEST_PRELUDE();
-  for (const auto& m : build_matrices()) {
+  for (const auto& m : test::zoo_and_real_matrices(4'000'000)) {
     SCOPED_TRACE(m.name);
-    expect_device_builds_match(with_values<double>(m.matrix), m.matrix.nnz() < 100'000);
+    expect_device_builds_match(cast<double>(m.matrix), m.matrix.nnz() < 100'000);
   }
 }
 
 TEST(GpuBuildDiaSellBlocked, MatchTheHostBuildsF32) {
   SPMV_GPU_TEST_PRELUDE();
-  for (const auto& m : build_matrices()) {
+  for (const auto& m : test::zoo_and_real_matrices(4'000'000)) {
     SCOPED_TRACE(m.name);
-    expect_device_builds_match(with_values<float>(m.matrix), m.matrix.nnz() < 100'000);
+    expect_device_builds_match(cast<float>(m.matrix), m.matrix.nnz() < 100'000);
   }
 }
 
@@ -241,98 +225,6 @@ TEST(GpuBuildDiaSellBlocked, OutOfMemoryPartWayNamesTheBytesAndLeaksNothing) {
       }
       EXPECT_EQ(detail::device_bytes_in_use(), before) << "cap " << cap;
     }
-  }
-}
-
-// The best of two timed runs of build() after a warm-up; what it returns is
-// destroyed after the clock stops.
-template <class Build>
-double best_build_seconds(const Build& build) {
-  double best = 1e30;
-  for (int run = 0; run < 3; ++run) {
-    const auto start = std::chrono::steady_clock::now();
-    [[maybe_unused]] const auto built = build();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (run > 0) best = std::min(best, seconds);
-  }
-  return best;
-}
-
-// Median seconds of one product of `kernel` (events, 20 runs after warm-up).
-double product_seconds(const detail::FormatKernel<double>& kernel, index_t rows, index_t cols, cudaStream_t stream) {
-  const detail::DeviceBuffer<double> x(test::random_vector<double>(cols, 3), "x");
-  detail::DeviceBuffer<double> y(rows, "y");
-  cudaEvent_t start, stop;
-  SPMV_CUDA_CHECK(cudaEventCreate(&start));
-  SPMV_CUDA_CHECK(cudaEventCreate(&stop));
-  kernel.spmv(x.data(), y.data(), 1.0, 0.0, stream);
-  std::vector<float> ms(20);
-  for (float& m : ms) {
-    SPMV_CUDA_CHECK(cudaEventRecord(start, stream));
-    kernel.spmv(x.data(), y.data(), 1.0, 0.0, stream);
-    SPMV_CUDA_CHECK(cudaEventRecord(stop, stream));
-    SPMV_CUDA_CHECK(cudaEventSynchronize(stop));
-    SPMV_CUDA_CHECK(cudaEventElapsedTime(&m, start, stop));
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-  return ms[ms.size() / 2] * 1e-3;
-}
-
-const detail::FormatKernelEntry<double>& format_entry(const std::string& name) {
-  for (const auto& entry : detail::format_kernel_registry<double>())
-    if (entry.info.name == name) return entry;
-  throw InvalidArgument("no format kernel " + name);
-}
-
-TEST(GpuBuildDiaSellBlocked, PrintsDeviceAndHostBuildTimesOnLargeStencils) {
-  SPMV_GPU_TEST_PRELUDE();
-  cudaDeviceProp properties{};
-  SPMV_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
-  const TestStream stream;
-  const std::vector<std::pair<std::string, std::function<Csr<double>()>>> matrices{
-      {"27-point stencil 150^3", [] { return gen_stencil_3d(150, 150, 150, 27); }},
-      {"5-point stencil 3000^2", [] { return gen_stencil_2d_5pt(3000, 3000); }}};
-  // Blocked 4x64 exceeds the default limit on both stencils (fill-in about
-  // 4-5): its full build is timed with a limit of 100, its inspection alone too.
-  const double blocked_padding = 100;
-  for (const auto& [title, generate] : matrices) {
-    const Csr<double> a = generate();
-    std::printf("%s, f64, %d rows, %d entries, on %s\n", title.c_str(), a.rows, a.nnz(), properties.name);
-    std::printf("  upload %.2f ms\n", best_build_seconds([&] { return DeviceCsr<double>(a); }) * 1e3);
-    const DeviceCsr<double> uploaded(a);
-    const CsrView<double> view = uploaded.view();
-    detail::FormatSource<double> source;
-    source.device = view;
-    source.stream = stream.get();
-    std::printf("  %-24s %10s %10s %9s %11s %15s\n", "build", "host ms", "device ms", "speed-up", "product ms",
-                "device/product");
-    const auto report = [&](const char* what, double host, double device, double product) {
-      std::printf("  %-24s %10.2f %10.2f %9.1f %11.4f %15.1f\n", what, host * 1e3, device * 1e3, host / device,
-                  product * 1e3, device / product);
-    };
-    const auto product_of = [&](const std::string& kernel, const KernelParams& params) {
-      return product_seconds(*format_entry(kernel).make(source, params), a.rows, a.cols, stream.get());
-    };
-    // The device build and its stream's work, synchronised.
-    const auto on_device = [&](const auto& build) {
-      return best_build_seconds([&] {
-        auto built = build();
-        stream.synchronize();
-        return built;
-      });
-    };
-    report("dia", best_build_seconds([&] { return dia_from_csr(a); }),
-           on_device([&] { return detail::build_dia_on_device(view, {}, stream.get()); }), product_of("dia", {}));
-    report("sell-32-256", best_build_seconds([&] { return sell_from_csr(a); }),
-           on_device([&] { return detail::build_sell_on_device(view, {}, stream.get()); }), product_of("sell", {}));
-    const BlockedOptions blocked{4, 64, blocked_padding};
-    const double blocked_product = product_of("blocked", {{"max_padding", int(blocked_padding)}});
-    report("blocked 4x64 inspection", best_build_seconds([&] { return blocked_footprint(a, blocked); }),
-           on_device([&] { return detail::inspect_blocked_on_device(view, blocked, stream.get()); }), blocked_product);
-    report("blocked 4x64 build", best_build_seconds([&] { return blocked_from_csr(a, blocked); }),
-           on_device([&] { return detail::build_blocked_on_device(view, blocked, stream.get()); }), blocked_product);
   }
 }
 

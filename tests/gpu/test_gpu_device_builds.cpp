@@ -32,32 +32,11 @@ namespace {
 using detail::CsrView;
 using detail::DeviceCsr;
 
-// The zoo and the real matrices (those under a few million entries).
-std::vector<test::ZooMatrix> build_matrices() {
-  std::vector<test::ZooMatrix> matrices = test::matrix_zoo();
-  for (const std::string& file : test::real_matrix_files()) {
-    Csr<double> a = read_matrix<double>(file);
-    if (a.nnz() <= 4'000'000) matrices.push_back({file.substr(file.find_last_of('/') + 1), std::move(a)});
-  }
-  return matrices;
-}
-
-template <class T>
-Csr<T> with_values(const Csr<double>& a);
-template <>
-Csr<double> with_values(const Csr<double>& a) {
-  return a;
-}
-template <>
-Csr<float> with_values(const Csr<double>& a) {
-  return cast<float>(a);
-}
-
 // Runs host() and device(): either both build and `compare` checks them, or
 // both refuse with the same error type.
 template <class Host, class Device, class Compare>
 void expect_same_build(const Host& host, const Device& device, const Compare& compare) {
-  std::string host_refusal, device_refusal;
+  std::string host_refusal;
   try {
     auto expected = host();
     try {
@@ -159,17 +138,17 @@ void expect_device_builds_match(const Csr<T>& a) {
 
 TEST(GpuDeviceBuilds, MatchTheHostBuildsF64) {
   SPMV_GPU_TEST_PRELUDE();
-  for (const auto& m : build_matrices()) {
+  for (const auto& m : test::zoo_and_real_matrices(4'000'000)) {
     SCOPED_TRACE(m.name);
-    expect_device_builds_match(with_values<double>(m.matrix));
+    expect_device_builds_match(cast<double>(m.matrix));
   }
 }
 
 TEST(GpuDeviceBuilds, MatchTheHostBuildsF32) {
   SPMV_GPU_TEST_PRELUDE();
-  for (const auto& m : build_matrices()) {
+  for (const auto& m : test::zoo_and_real_matrices(4'000'000)) {
     SCOPED_TRACE(m.name);
-    expect_device_builds_match(with_values<float>(m.matrix));
+    expect_device_builds_match(cast<float>(m.matrix));
   }
 }
 

@@ -8,10 +8,12 @@
 #include <iterator>
 
 #include "cli_common.hpp"
+#include "spmv/version.hpp"
 
 int main(int argc, char** argv) {
   using namespace spmv::cli;
   CLI::App app{"spmv: sparse matrix-vector (SpMV) and sparse-dense (SpMM) products"};
+  app.set_version_flag("--version", [] { return spmv::version_text(); });
   app.require_subcommand(1);
   const Command commands[] = {add_info_command(app), add_gen_command(app), add_convert_command(app),
                               add_kernels_command(app), add_bench_command(app),

@@ -23,6 +23,8 @@ std::unique_ptr<Operator<T>> make_cusparse_operator(const Csr<T>& a, const PlanO
 std::vector<KernelInfo> cuda_kernels();      // cuda and cusparse
 std::vector<KernelInfo> cusparse_kernels();  // cusparse only
 bool cuda_device_present();
+// "CUDA runtime 13.0, cuSPARSE 12.6.3": the libraries linked in (no device needed).
+std::string cuda_library_versions();
 // The current device's name, SM count and L2 size, and its copy bandwidth
 // measured once per process and device (a few milliseconds).
 DeviceProperties current_device_properties();

@@ -21,6 +21,16 @@ bool cuda_device_present() {
   return count > 0;
 }
 
+std::string cuda_library_versions() {
+  int runtime = 0, major = 0, minor = 0, patch = 0;
+  SPMV_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+  SPMV_CUSPARSE_CHECK(cusparseGetProperty(MAJOR_VERSION, &major));
+  SPMV_CUSPARSE_CHECK(cusparseGetProperty(MINOR_VERSION, &minor));
+  SPMV_CUSPARSE_CHECK(cusparseGetProperty(PATCH_LEVEL, &patch));
+  return "CUDA runtime " + std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10) +
+         ", cuSPARSE " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+}
+
 DeviceInfo cuda_device_info() {
   int device = 0;
   SPMV_CUDA_CHECK(cudaGetDevice(&device));

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "spmv/io.hpp"
+#include "spmv/version.hpp"
 #include "test_cli_support.hpp"
 
 namespace spmv::test {
@@ -166,6 +167,20 @@ TEST(CliErrors, HelpExitsZero) {
     EXPECT_NE(run.out.find("Usage"), std::string::npos) << run.out;
     EXPECT_TRUE(run.err.empty()) << run.err;
   }
+}
+
+TEST(CliErrors, VersionNamesTheLibraryCommitAndCuda) {
+  const CliRun run = run_cli({"--version"});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.out.rfind(std::string("spmv ") + library_version() + " (commit " + build_commit() + ")\n", 0), 0u)
+      << run.out;
+#ifdef SPMV_HAVE_CUDA
+  EXPECT_NE(run.out.find("cuSPARSE "), std::string::npos) << run.out;
+#else
+  EXPECT_NE(run.out.find("built without CUDA"), std::string::npos) << run.out;
+#endif
+  EXPECT_NE(std::string(build_commit()), "");
+  EXPECT_TRUE(run.err.empty()) << run.err;
 }
 
 TEST(CliGen, OptionAndSpecFormsWriteTheSameMatrix) {

@@ -26,9 +26,10 @@ int main(int argc, char** argv) {
                        [&](const Command& command) { return command.parser->check_name(name); });
   };
   if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
-    print_error_line(std::string("unknown command '") + argv[1] +
-                     "' (commands: info, gen, convert, kernels, bench, suite, micro, plan; see "
-                     "'spmv --help')");
+    std::string names;
+    for (const Command& command : commands) names += (names.empty() ? "" : ", ") + command.parser->get_name();
+    print_error_line(std::string("unknown command '") + argv[1] + "' (commands: " + names +
+                     "; see 'spmv --help')");
     return exit_bad_input;
   }
   try {

@@ -29,6 +29,8 @@ Command add_bench_command(CLI::App& app);
 Command add_suite_command(CLI::App& app);
 Command add_micro_command(CLI::App& app);
 Command add_plan_command(CLI::App& app);
+Command add_train_command(CLI::App& app);
+Command add_predict_command(CLI::App& app);
 
 // --format mtx|libsvm|spmv: the format of an input file, overriding its extension.
 CLI::Option* add_input_format_option(CLI::App& command, std::string& format);

@@ -1,12 +1,14 @@
 // `spmv convert IN -o OUT [--format F] [--precision f32|f64] [--reorder M]`:
 // rewrites a matrix in the format of OUT's extension, reordered by M when
 // given (the labels of a LIBSVM file follow their rows). LIBSVM to LIBSVM
-// keeps the labels; LIBSVM output from another format gets label 0 on every row.
+// keeps the labels, LIBSVM to .spmv keeps them in OUT.labels (labeled_data.hpp);
+// LIBSVM output from another format gets label 0 on every row.
 #include <fmt/format.h>
 
 #include <memory>
 
 #include "cli_common.hpp"
+#include "labeled_data.hpp"
 #include "spmv/reorder.hpp"
 
 namespace spmv::cli {
@@ -32,11 +34,12 @@ void reorder_in_place(LabeledMatrix<double>& data, Reordering method) {
   fmt::print("reordered by {} in {:.3f} s\n", to_string(method), ordering.seconds);
 }
 
-// The labels are written only by LIBSVM output, and only when the input had them.
+// The labels are written by LIBSVM output and by .spmv output (in its labels
+// file, labeled_data.hpp), and only when the input had them.
 template <class T>
 void write_converted(const std::string& path, FileFormat format, const LabeledMatrix<T>& data) {
-  if (format == FileFormat::libsvm && !data.labels.empty())
-    write_libsvm(path, data);
+  if (!data.labels.empty())
+    write_labeled_data(path, format, data);
   else
     write_matrix(path, data.features);
 }

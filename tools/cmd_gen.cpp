@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "cli_common.hpp"
+#include "labeled_data.hpp"
 #include "spmv/error.hpp"
 #include "spmv/gen.hpp"
 
@@ -58,8 +59,12 @@ int run_gen(const GenOptions& options, const std::vector<std::string>& extra_arg
   if (options.output.empty()) throw InvalidArgument("gen: no output file given (-o FILE)");
   const FileFormat format =
       file_format_from_path(options.output);  // refuse a bad name before the work
-  const Csr<double> a = generate(spec);
-  write_matrix(options.output, a);
+  const LabeledMatrix<double> data = generate_labeled(spec);
+  const Csr<double>& a = data.features;
+  if (data.labels.empty())
+    write_matrix(options.output, a);
+  else
+    write_labeled_data(options.output, format, data);
   fmt::print("wrote {} ({}): {} x {}, {} non-zeros, from {}\n", options.output, to_string(format),
              a.rows, a.cols, a.nnz(), to_string(spec));
   return exit_success;

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "spmv/io.hpp"
 #include "spmv/matrix.hpp"
 
 namespace spmv {
@@ -52,6 +53,9 @@ const std::vector<GeneratorKind>& generator_kinds();
 // columns per row than columns), and SizeError, before allocating, when the
 // result would exceed int32.
 Csr<double> generate(const GeneratorSpec& spec);
+// generate() with labels for the kinds that plant them ("classification");
+// the labels of other kinds are empty.
+LabeledMatrix<double> generate_labeled(const GeneratorSpec& spec);
 
 // The individual generators. Grid points are numbered x fastest, then y, then z.
 // 2-D 5-point Laplacian on an nx x ny grid (diagonal 4).
@@ -86,5 +90,15 @@ Csr<double> gen_wide_lp(index_t rows, index_t cols, index_t per_row, std::uint64
 // evenly spread, with `huge_length` random columns each.
 Csr<double> gen_few_huge_rows(index_t rows, index_t cols, index_t per_row, index_t huge_rows,
                               index_t huge_length, std::uint64_t seed);
+
+// LIBSVM-like binary classification data (kind "classification"; the
+// thesis's kdd99 is rows=4898431,cols=127,per_row=16 and news20
+// rows=15960,cols=1355181,per_row=455): the features are
+// gen_uniform_random(rows, cols, per_row, seed), the labels those of a
+// planted linear model, y_i = sign(w*.x_i + noise * s_i * u_i) in {-1, +1},
+// with w*_j pseudo-random in [-1, -0.1] U [0.1, 1] (a function of seed and
+// j), u_i uniform in [-1, 1] and s_i = 0.37 sqrt(length of row i), the
+// typical size of w*.x_i; noise 0 gives separable data.
+std::vector<double> planted_labels(const Csr<double>& features, double noise, std::uint64_t seed);
 
 }  // namespace spmv

@@ -87,6 +87,8 @@ class ParamReader {
   const GeneratorSpec& spec_;
 };
 
+constexpr const char* classification_kind = "classification";
+
 struct RegistryEntry {
   GeneratorKind kind;
   Csr<double> (*build)(const ParamReader&);
@@ -223,8 +225,23 @@ const std::vector<RegistryEntry>& registry() {
         few_huge_params},
        build_few_huge},
       {{"circuit", "the same as fewhuge", few_huge_params}, build_few_huge},
+      {{classification_kind,
+        "LIBSVM-like classification data: uniform features and the labels of a planted linear "
+        "model, written with LIBSVM or .spmv output; defaults sized like a9a; kdd99: "
+        "rows=4898431,cols=127,per_row=16; news20: rows=15960,cols=1355181,per_row=455",
+        with(per_row_params("32561", "123", "14"),
+             GeneratorParam{"noise", "0.5", "label noise relative to the size of w*.x (0: separable)"})},
+       [](const ParamReader& p) {
+         return gen_uniform_random(p.size("rows"), p.size("cols"), p.size("per_row"), p.seed());
+       }},
   };
   return entries;
+}
+
+[[noreturn]] void throw_unknown_kind(const GeneratorSpec& spec) {
+  std::string known;
+  for (const auto& entry : registry()) known += (known.empty() ? "" : ", ") + entry.kind.name;
+  throw InvalidArgument("unknown generator kind '" + spec.kind + "' (kinds: " + known + ")");
 }
 
 }  // namespace
@@ -277,9 +294,17 @@ const std::vector<GeneratorKind>& generator_kinds() {
 Csr<double> generate(const GeneratorSpec& spec) {
   for (const auto& entry : registry())
     if (entry.kind.name == spec.kind) return entry.build(ParamReader(entry.kind, spec));
-  std::string known;
-  for (const auto& entry : registry()) known += (known.empty() ? "" : ", ") + entry.kind.name;
-  throw InvalidArgument("unknown generator kind '" + spec.kind + "' (kinds: " + known + ")");
+  throw_unknown_kind(spec);
+}
+
+LabeledMatrix<double> generate_labeled(const GeneratorSpec& spec) {
+  LabeledMatrix<double> data{generate(spec), {}};
+  for (const auto& entry : registry())
+    if (entry.kind.name == spec.kind && spec.kind == classification_kind) {
+      const ParamReader p(entry.kind, spec);
+      data.labels = planted_labels(data.features, p.real("noise"), p.seed());
+    }
+  return data;
 }
 
 }  // namespace spmv

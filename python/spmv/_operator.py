@@ -1,0 +1,192 @@
+"""Plans and operators: the Python face of spmv::plan, make_plan and make_operator."""
+
+import numpy as np
+
+from . import _spmv
+from ._arrays import empty_like_operand, operand, stream_address
+from ._matrices import library_csr
+
+_DEVICE_BACKENDS = ("cuda", "cusparse")
+
+
+def _options(backend, kernel, params, explicit_transpose, spmv_only, device, reordering,
+             expected_products, tuning, measured_candidates, plan_cache):
+    if backend == "auto":
+        backend = "cuda" if _spmv.cuda_available() else "cpu"
+    return _spmv.plan_options(backend=backend, kernel=kernel or "", params=dict(params or {}),
+                              explicit_transpose=explicit_transpose, spmv_only=spmv_only, device=device,
+                              reordering=reordering, expected_products=float(expected_products),
+                              tuning=tuning, measured_candidates=measured_candidates,
+                              plan_cache=plan_cache or "")
+
+
+def make_plan(matrix, backend="auto", kernel=None, params=None, expected_products=100, reordering="none",
+              explicit_transpose=False, spmv_only=False, device=0, tuning="model", measured_candidates=3,
+              plan_cache=None, dtype=None):
+    """Analyses `matrix` and chooses backend, format and kernel; returns a spmv.Plan.
+
+    `matrix`: a scipy.sparse matrix (any format), a cupyx.scipy.sparse matrix,
+    a torch sparse tensor, or (indptr, indices, data, (rows, cols)). backend:
+    "auto" (cuda when a GPU is present, else cpu), "cpu", "reference", "cuda"
+    or "cusparse". kernel and params force a kernel (spmv.kernels() lists
+    them). The selector weighs each format's setup against expected_products.
+    """
+    options = _options(backend, kernel, params, explicit_transpose, spmv_only, device, reordering,
+                       expected_products, tuning, measured_candidates, plan_cache)
+    return _spmv.make_plan(library_csr(matrix, dtype), options)
+
+
+def make_operator(plan, matrix):
+    """Builds (and uploads) the operator `plan` describes for `matrix`: the same
+    matrix, and the plan's value type, as make_plan was given."""
+    return Operator(_spmv.make_operator(plan, library_csr(matrix)))
+
+
+def plan(matrix, backend="auto", kernel=None, params=None, expected_products=100, reordering="none",
+         explicit_transpose=False, spmv_only=False, device=0, tuning="model", measured_candidates=3,
+         plan_cache=None, dtype=None):
+    """make_operator(make_plan(matrix, ...), matrix) in one step: a ready spmv.Operator."""
+    options = _options(backend, kernel, params, explicit_transpose, spmv_only, device, reordering,
+                       expected_products, tuning, measured_candidates, plan_cache)
+    return Operator(_spmv.plan(library_csr(matrix, dtype), options))
+
+
+class Operator:
+    """A planned sparse matrix: `op @ x` (vector: SpMV; 2-D: SpMM), `op.T @ x`,
+    `op.apply(x, out=, alpha=, beta=)`.
+
+    NumPy operands give NumPy results; CuPy arrays and CUDA torch tensors are
+    used in place on the device and give results of their own library, on the
+    same device (GPU backends only).
+    """
+
+    def __init__(self, native):
+        self._native = native
+        self.shape = (native.rows, native.cols)
+        self.dtype = np.dtype(np.float32 if native.value_type == "f32" else np.float64)
+        self._description = native.describe()
+        self._on_device = self._description["backend"] in _DEVICE_BACKENDS
+
+    def describe(self):
+        """Backend, format, kernel, parameters, bytes and setup times, as a dict."""
+        return dict(self._description)
+
+    @property
+    def T(self):
+        """The transposed operator (A^T @ x without storing A^T unless planned with explicit_transpose)."""
+        return _Transposed(self)
+
+    def __matmul__(self, x):
+        return self.apply(x)
+
+    def matvec(self, x):
+        return self.apply(x)
+
+    def rmatvec(self, x):
+        return self.apply(x, transposed=True)
+
+    def apply(self, x, out=None, alpha=1.0, beta=0.0, transposed=False, stream=None):
+        """out = alpha * A @ x + beta * out (A^T with transposed=True); returns out.
+
+        x: vector or 2-D array (SpMM, C or Fortran order; out takes the same
+        order). Without `out` a new array is returned (beta must then be 0).
+        Device operands are used on `stream` (a CuPy or torch stream, or a
+        cudaStream_t address), by default the current stream of their library;
+        the call only queues the product there.
+        """
+        x_operand = operand(x, "x")
+        self._check_operand(x_operand, "x")
+        rows, cols = self.shape[::-1] if transposed else self.shape
+        if x_operand.shape[0] != cols:
+            raise ValueError(f"x has {x_operand.shape[0]} rows; the {'transposed ' if transposed else ''}"
+                             f"operator is {rows} x {cols}")
+        out_shape = (rows,) + tuple(x_operand.shape[1:])
+        if out is None:
+            if beta != 0:
+                raise ValueError("beta != 0 needs `out` (the array it scales)")
+            out_operand = empty_like_operand(x_operand, out_shape)
+        else:
+            out_operand = operand(out, "out")
+            self._check_operand(out_operand, "out")
+            if tuple(out_operand.shape) != out_shape:
+                raise ValueError(f"out has shape {tuple(out_operand.shape)}; expected {out_shape}")
+            if out_operand.library != x_operand.library:
+                raise TypeError(f"x is a {x_operand.library} array but out is a {out_operand.library} array")
+            if len(out_shape) == 2 and out_operand.row_major != x_operand.row_major:
+                raise ValueError("x and out must have the same order (both C or both Fortran)")
+        on_stream = stream_address(stream, x_operand)
+        if len(out_shape) == 1:
+            product = self._native.apply_transposed if transposed else self._native.apply
+            product(x_operand.address, out_operand.address, alpha, beta, on_stream)
+        elif transposed:
+            raise ValueError("the transposed product takes a vector (the library has no transposed SpMM)")
+        else:
+            self._native.spmm(x_operand.address, out_operand.address, out_shape[1], x_operand.row_major,
+                              alpha, beta, on_stream)
+        return out_operand.array
+
+    def _check_operand(self, array, what):
+        if array.dtype != self.dtype:
+            raise TypeError(f"{what} has dtype {array.dtype}; the operator's is {self.dtype} "
+                            f"(convert with .astype, or plan with dtype={array.dtype})")
+        if array.on_device and not self._on_device:
+            raise TypeError(f"{what} is on the device but the operator runs on the host "
+                            f"({self._description['backend']} backend): pass a NumPy array, "
+                            "or plan with backend='cuda'")
+
+    def time_products(self, x, out, batch=20, repeats=20, stream=None):
+        """Seconds per product A @ x timed in C++ by CUDA events (batches of
+        `batch` applies, `repeats` batches) on device operands and the stream
+        apply() would use: the library's own figure, beside which a Python
+        call's overhead can be measured."""
+        x_operand, out_operand = operand(x, "x"), operand(out, "out")
+        for array, what in ((x_operand, "x"), (out_operand, "out")):
+            self._check_operand(array, what)
+            if not array.on_device:
+                raise TypeError(f"time_products needs device operands ({what} is a NumPy array)")
+        if x_operand.shape != (self.shape[1],) or out_operand.shape != (self.shape[0],):
+            raise ValueError(f"time_products takes vectors of {self.shape[1]} and {self.shape[0]} entries")
+        return self._native.time_products(x_operand.address, out_operand.address, batch, repeats,
+                                          stream_address(stream, x_operand))
+
+    def aslinearoperator(self, library="scipy"):
+        """The operator as a scipy.sparse.linalg.LinearOperator (NumPy vectors), or,
+        with library="cupy", a cupyx.scipy.sparse.linalg.LinearOperator (CuPy vectors)."""
+        if library == "scipy":
+            from scipy.sparse.linalg import LinearOperator
+        elif library == "cupy":
+            from cupyx.scipy.sparse.linalg import LinearOperator
+        else:
+            raise ValueError(f"library must be 'scipy' or 'cupy' (got {library!r})")
+
+        def contiguous(x):
+            return x.reshape(-1) if x.ndim == 2 and x.shape[1] == 1 else x
+
+        return LinearOperator(self.shape, dtype=self.dtype,
+                              matvec=lambda x: self.apply(contiguous(x)),
+                              rmatvec=lambda x: self.apply(contiguous(x), transposed=True),
+                              matmat=lambda x: self.apply(x))
+
+    def __repr__(self):
+        d = self._description
+        return (f"<spmv.Operator {self.shape[0]}x{self.shape[1]} {self.dtype} "
+                f"{d['backend']}/{d['kernel']} ({d['format']})>")
+
+
+class _Transposed:
+    """A^T of an Operator: op.T @ x, op.T.apply(x, ...)."""
+
+    def __init__(self, op):
+        self._op = op
+        self.shape = op.shape[::-1]
+        self.dtype = op.dtype
+
+    @property
+    def T(self):
+        return self._op
+
+    def __matmul__(self, x):
+        return self._op.apply(x, transposed=True)
+
+    def apply(self, x, out=None, alpha=1.0, beta=0.0, stream=None):
+        return self._op.apply(x, out=out, alpha=alpha, beta=beta, transposed=True, stream=stream)

@@ -1,0 +1,155 @@
+"""The Python module on the GPU: CuPy arrays and CUDA torch tensors used in
+place (results checked against SciPy, outputs checked by pointer identity).
+Skips without a GPU, CuPy and torch unless SPMV_REQUIRE_GPU=1."""
+
+import numpy as np
+import pytest
+import scipy.sparse
+
+import spmv
+from conftest import assert_product_close, require_gpu
+
+pytestmark = pytest.mark.gpu
+DTYPES = [np.float32, np.float64]
+
+
+@pytest.fixture(scope="module")
+def cupy():
+    try:
+        import cupy
+    except ImportError:
+        require_gpu("CuPy is not installed")
+    if not spmv.cuda_available():
+        require_gpu("this build of spmv has no CUDA backend or no GPU is present")
+    return cupy
+
+
+@pytest.fixture(scope="module")
+def torch(cupy):
+    try:
+        import torch
+    except ImportError:
+        require_gpu("PyTorch is not installed")
+    if not torch.cuda.is_available():
+        require_gpu("PyTorch sees no GPU")
+    return torch
+
+
+def random_matrix(rows, cols, dtype, seed=3):
+    return scipy.sparse.random(rows, cols, density=0.02, format="csr", dtype=dtype,
+                               random_state=np.random.default_rng(seed))
+
+
+def random_vector(n, dtype, seed=9):
+    return np.random.default_rng(seed).uniform(-1, 1, n).astype(dtype)
+
+
+@pytest.mark.parametrize("backend", ["cuda", "cusparse"])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_cupy_operands_give_cupy_results(cupy, backend, dtype):
+    a = random_matrix(3000, 2000, dtype)
+    x = random_vector(2000, dtype)
+    op = spmv.plan(a, backend=backend)
+    y = op @ cupy.asarray(x)
+    assert isinstance(y, cupy.ndarray) and y.dtype == dtype and y.shape == (3000,)
+    assert_product_close(y.get(), a, x, a @ x)
+    xt = random_vector(3000, dtype)
+    assert_product_close((op.T @ cupy.asarray(xt)).get(), a.T, xt, a.T @ xt)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_out_is_written_in_place(cupy, dtype):
+    a = random_matrix(4000, 4000, dtype)
+    x, y0 = random_vector(4000, dtype), random_vector(4000, dtype, seed=1)
+    op = spmv.plan(a, backend="cuda")
+    out = cupy.asarray(y0)
+    address = out.data.ptr
+    result = op.apply(cupy.asarray(x), out=out, alpha=2.0, beta=0.5)
+    assert result is out and out.data.ptr == address
+    assert_product_close(out.get(), a, x, 2.0 * (a @ x) + 0.5 * y0, alpha=2.0, beta_term=0.5 * y0)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_cupy_spmm(cupy, order):
+    a = random_matrix(2500, 1500, np.float64)
+    b = np.asarray(np.random.default_rng(2).uniform(-1, 1, (1500, 5)), order=order)
+    c = spmv.plan(a, backend="cuda") @ cupy.asarray(b, order=order)
+    assert isinstance(c, cupy.ndarray) and c.shape == (2500, 5)
+    assert c.flags.c_contiguous if order == "C" else c.flags.f_contiguous
+    expected = a @ b
+    for j in range(5):
+        assert_product_close(c[:, j].get(), a, b[:, j], expected[:, j])
+
+
+def test_cupyx_matrix_on_a_non_blocking_stream(cupy):
+    import cupyx.scipy.sparse
+
+    a = random_matrix(20000, 20000, np.float64)
+    x = random_vector(20000, np.float64)
+    op = spmv.plan(cupyx.scipy.sparse.csr_matrix(a), backend="cuda")
+    stream = cupy.cuda.Stream(non_blocking=True)  # not ordered with the default streams
+    with stream:
+        x_device = cupy.asarray(x)  # copied on `stream`
+        y = op @ x_device           # must run on `stream`, after the copy
+        doubled = 2 * y             # and before this
+    assert op._native.stream == stream.ptr
+    stream.synchronize()
+    assert_product_close(doubled.get() / 2, a, x, a @ x)
+
+
+def test_torch_stream(torch):
+    a = random_matrix(20000, 20000, np.float32)
+    x = random_vector(20000, np.float32)
+    op = spmv.plan(a, backend="cuda")
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        x_device = torch.from_numpy(x).cuda()
+        y = op @ x_device
+        doubled = 2 * y
+    assert op._native.stream == stream.cuda_stream
+    stream.synchronize()
+    assert_product_close(doubled.cpu().numpy() / 2, a, x, a @ x)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_torch_tensors(torch, dtype):
+    a = random_matrix(3000, 2000, dtype)
+    x = random_vector(2000, dtype)
+    torch_dtype = torch.float32 if dtype == np.float32 else torch.float64
+    matrix = torch.sparse_csr_tensor(torch.from_numpy(a.indptr.astype(np.int64)),
+                                     torch.from_numpy(a.indices.astype(np.int64)),
+                                     torch.from_numpy(a.data), size=a.shape, device="cuda")
+    op = spmv.plan(matrix, backend="cuda")
+    assert op.dtype == dtype
+    x_device = torch.from_numpy(x).cuda()
+    y = op @ x_device
+    assert isinstance(y, torch.Tensor) and y.is_cuda and y.dtype == torch_dtype
+    assert_product_close(y.cpu().numpy(), a, x, a @ x)
+    out = torch.full((3000,), float("nan"), dtype=torch_dtype, device="cuda")
+    address = out.data_ptr()
+    assert op.apply(x_device, out=out) is out and out.data_ptr() == address
+    assert_product_close(out.cpu().numpy(), a, x, a @ x)
+
+
+def test_device_operand_errors(cupy, torch):
+    op = spmv.plan(random_matrix(100, 100, np.float64), backend="cuda")
+    with pytest.raises(TypeError, match="dtype float32"):
+        op @ cupy.ones(100, dtype=cupy.float32)
+    with pytest.raises(ValueError, match="not contiguous"):
+        op @ cupy.ones(200)[::2]
+    with pytest.raises(TypeError, match="CPU tensor"):
+        op @ torch.ones(100, dtype=torch.float64)
+    with pytest.raises(TypeError, match="x is a cupy array but out is a torch array"):
+        op.apply(cupy.ones(100), out=torch.ones(100, dtype=torch.float64, device="cuda"))
+    host_op = spmv.plan(random_matrix(100, 100, np.float64), backend="cpu")
+    with pytest.raises(TypeError, match="runs on the host"):
+        host_op @ cupy.ones(100)
+
+
+def test_cpp_timing_of_the_same_operator(cupy):
+    a = random_matrix(2000, 2000, np.float64)
+    op = spmv.plan(a, backend="cuda")
+    x, y = cupy.ones(2000), cupy.empty(2000)
+    seconds = op.time_products(x, y, batch=3, repeats=4)
+    assert len(seconds) == 4 and all(s > 0 for s in seconds)
+    assert_product_close(y.get(), a, np.ones(2000), a @ np.ones(2000))

@@ -1,7 +1,7 @@
 // `spmv predict MODEL DATA [-o OUT] [--format F]`: the labels a BMRM model
 // (spmv train --model) gives the rows of DATA, and the accuracy when DATA has
-// labels (LIBSVM, or .spmv with its labels file). OUT gets one predicted
-// label per line.
+// labels (LIBSVM, or .spmv with its labels file) and the objective the model
+// reaches on DATA. OUT gets one predicted label per line.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -35,7 +35,13 @@ int run_predict(const PredictOptions& o) {
   fmt::print("model       {} ({} loss, {} features{})\n", o.model, to_string(model.loss), model.w.size(),
              model.bias_term ? ", bias" : "");
   fmt::print("data        {} ({} rows)\n", o.data, data.features.rows);
-  if (has_labels) fmt::print("accuracy    {:.4f}%\n", 100 * accuracy(model, decisions, data.labels));
+  if (has_labels) {
+    fmt::print("accuracy    {:.4f}%\n", 100 * accuracy(model, decisions, data.labels));
+    // The objective the model would have had training on DATA: how models of
+    // other trainers are compared (bench/bmrm_vs_liblinear.py).
+    fmt::print("objective   {:.12g} (lambda/2 |w|^2 + mean {} loss on this data)\n",
+               bmrm_objective(model, data), to_string(model.loss));
+  }
   if (!o.output.empty()) {
     std::string text;
     for (double label : labels_of(model, decisions)) text += fmt::format("{}\n", label);

@@ -7,9 +7,23 @@
 // never allocates. Pointers passed to a GPU operator may be device pointers or
 // host pointers (host data is copied in and out through buffers made in plan();
 // the copy time is reported by last_transfer_seconds()).
+//
+// Streams: a cuda or cusparse operator runs every product on its bound CUDA
+// stream (PlanOptions::stream, Operator::set_stream). With device operands,
+// apply, apply_transposed and spmm only queue work on that stream: they
+// neither synchronise nor allocate, so they can be captured in a CUDA Graph.
+// With host operands the staging copies go on the same stream and the call
+// waits for that stream alone before returning.
+//
+// Threads: different operators may be used from different threads at once.
+// One operator must not be used by two threads at once (its staging buffers
+// and workspace are shared): a call that finds the operator busy with another
+// call throws InvalidArgument naming its kernel instead of racing.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -55,6 +69,16 @@ struct DeviceProperties {
 // said: the selector weighs a format's setup against this many products.
 inline constexpr double default_expected_products = 100;
 
+// A CUDA stream handed over without CUDA types: a cudaStream_t cast to void*.
+// nullptr is the legacy default stream, as in CUDA.
+using StreamHandle = void*;
+
+// The calling thread's default stream (cudaStreamPerThread, 0x2 in
+// driver_types.h): every operator's stream unless told otherwise. It orders
+// with the legacy default stream, so a caller that reads y with a plain
+// cudaMemcpy stays correct, and each thread gets a stream of its own.
+inline StreamHandle per_thread_stream() { return reinterpret_cast<StreamHandle>(std::uintptr_t{2}); }
+
 // How the plan chooses among candidates (see plan.hpp).
 enum class Tuning {
   model,    // the trained model's prediction alone
@@ -81,6 +105,9 @@ struct PlanOptions {
   // Unavailable.
   bool spmv_only = false;
   int device = 0;         // CUDA device ordinal
+  // The stream the operator's products run on (Operator::set_stream changes
+  // it later). Host backends ignore it.
+  StreamHandle stream = per_thread_stream();
   // A reordering computed at plan time (reorder.hpp): the backend's operator
   // is planned on A' = P A Q^T, and apply, apply_transposed and spmm move the
   // operands so that the caller's x, y, B and C stay in the original order.
@@ -138,24 +165,60 @@ class Operator {
 
   // y = alpha * A * x + beta * y. x has cols() entries, y has rows().
   // With beta == 0, y is not read (NaN in y does not propagate).
-  virtual void apply(const T* x, T* y, T alpha = T(1), T beta = T(0)) = 0;
+  void apply(const T* x, T* y, T alpha = T(1), T beta = T(0)) {
+    const InUse in_use(*this, "apply");
+    run_apply(x, y, alpha, beta);
+  }
   // y = alpha * A^T * x + beta * y. x has rows() entries, y has cols().
-  virtual void apply_transposed(const T* x, T* y, T alpha = T(1), T beta = T(0)) = 0;
+  void apply_transposed(const T* x, T* y, T alpha = T(1), T beta = T(0)) {
+    const InUse in_use(*this, "apply_transposed");
+    run_apply_transposed(x, y, alpha, beta);
+  }
   // C = alpha * A * B + beta * C. B is cols() x k, C is rows() x k, both dense
   // with the given layout and no padding (leading dimension k or rows/cols).
-  virtual void spmm(const T* b, T* c, index_t k, Layout layout, T alpha = T(1), T beta = T(0)) = 0;
+  void spmm(const T* b, T* c, index_t k, Layout layout, T alpha = T(1), T beta = T(0)) {
+    const InUse in_use(*this, "spmm");
+    run_spmm(b, c, k, layout, alpha, beta);
+  }
 
   virtual OperatorDescription describe() const = 0;
   // Seconds spent copying host operands in and out during the last call
   // (0 when the operands were already where the kernel runs).
   virtual double last_transfer_seconds() const { return 0; }
 
+  // The CUDA stream of the products (see the top of this file); host
+  // backends keep it and ignore it. Not to be changed during a product.
+  virtual void set_stream(StreamHandle stream) { stream_ = stream; }
+  StreamHandle stream() const { return stream_; }
+
  protected:
   Operator(index_t rows, index_t cols) : rows_(rows), cols_(cols) {}
 
+  // The products, called with the operator claimed by the calling thread.
+  virtual void run_apply(const T* x, T* y, T alpha, T beta) = 0;
+  virtual void run_apply_transposed(const T* x, T* y, T alpha, T beta) = 0;
+  virtual void run_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) = 0;
+
  private:
+  // Claims the operator for one call; throws when another call holds it.
+  class InUse {
+   public:
+    InUse(Operator& op, const char* call) : busy_(op.busy_) {
+      if (busy_.exchange(true, std::memory_order_acquire)) op.throw_busy(call);
+    }
+    ~InUse() { busy_.store(false, std::memory_order_release); }
+    InUse(const InUse&) = delete;
+    InUse& operator=(const InUse&) = delete;
+
+   private:
+    std::atomic<bool>& busy_;
+  };
+  [[noreturn]] void throw_busy(const char* call) const;
+
   index_t rows_;
   index_t cols_;
+  StreamHandle stream_ = per_thread_stream();
+  std::atomic<bool> busy_{false};
 };
 
 // make_operator(make_plan(a, options), a) (plan.hpp): analyses `a`, chooses

@@ -81,13 +81,13 @@ class HostPermutedOperator final : public Operator<T> {
         permuter_(ordering, this->rows(), this->cols()),
         description_(describe_reordered(inner_->describe(), ordering)) {}
 
-  void apply(const T* x, T* y, T alpha, T beta) override {
+  void run_apply(const T* x, T* y, T alpha, T beta) override {
     permuted_apply(permuter_, *inner_, x, y, alpha, beta);
   }
-  void apply_transposed(const T* x, T* y, T alpha, T beta) override {
+  void run_apply_transposed(const T* x, T* y, T alpha, T beta) override {
     permuted_apply_transposed(permuter_, *inner_, x, y, alpha, beta);
   }
-  void spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
+  void run_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
     permuted_spmm(permuter_, *inner_, b, c, k, layout, alpha, beta);
   }
   OperatorDescription describe() const override { return description_; }

@@ -401,7 +401,7 @@ namespace {
 // candidate not known to refuse it is built instead: what the operator
 // describes is what was built.
 template <class T>
-std::unique_ptr<Operator<T>> build_planned(const Plan& plan, const Csr<T>& a) {
+std::unique_ptr<Operator<T>> build_ranked(const Plan& plan, const Csr<T>& a) {
   if (plan.tuning != "model") return detail::build_operator(plan, a);
   Plan attempt = plan;
   auto next = std::find_if(plan.candidates.begin(), plan.candidates.end(), [&](const PlanCandidate& c) {
@@ -418,6 +418,14 @@ std::unique_ptr<Operator<T>> build_planned(const Plan& plan, const Csr<T>& a) {
       take(attempt, *next);
     }
   }
+}
+
+// The built operator, bound to the stream the options name.
+template <class T>
+std::unique_ptr<Operator<T>> build_planned(const Plan& plan, const Csr<T>& a) {
+  std::unique_ptr<Operator<T>> op = build_ranked(plan, a);
+  op->set_stream(plan.options.stream);
+  return op;
 }
 
 }  // namespace

@@ -48,16 +48,16 @@ class CpuOperator final : public Operator<T> {
     description_.matrix_bytes = csr_matrix_bytes(a_);
   }
 
-  void apply(const T* x, T* y, T alpha, T beta) override { csr_spmv(a_, rows_, x, y, alpha, beta); }
+  void run_apply(const T* x, T* y, T alpha, T beta) override { csr_spmv(a_, rows_, x, y, alpha, beta); }
 
-  void apply_transposed(const T* x, T* y, T alpha, T beta) override {
+  void run_apply_transposed(const T* x, T* y, T alpha, T beta) override {
     if (transposed_)
       csr_spmv(*transposed_, transposed_rows_, x, y, alpha, beta);
     else
       csr_spmv_transposed(a_, rows_, transpose_workspace_, x, y, alpha, beta);
   }
 
-  void spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
+  void run_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
     check_spmm_columns(k);
     csr_spmm(a_, rows_, b, c, k, layout, alpha, beta);
   }

@@ -33,12 +33,12 @@ class ReferenceOperator final : public Operator<T> {
     description_.build_seconds = seconds_since(start);
   }
 
-  void apply(const T* x, T* y, T alpha, T beta) override {
+  void run_apply(const T* x, T* y, T alpha, T beta) override {
     reference_spmv(a_, x, y, alpha, beta, scratch_.data());
     round_into(scratch_, a_.rows, y);
   }
 
-  void apply_transposed(const T* x, T* y, T alpha, T beta) override {
+  void run_apply_transposed(const T* x, T* y, T alpha, T beta) override {
     if (transposed_)
       reference_spmv(*transposed_, x, y, alpha, beta, scratch_.data());
     else
@@ -48,7 +48,7 @@ class ReferenceOperator final : public Operator<T> {
 
   // The only allocation after plan: the double-precision copy of C grows on
   // the first call with a larger k and is kept for later calls.
-  void spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
+  void run_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
     check_spmm_columns(k);
     const std::size_t n = static_cast<std::size_t>(a_.rows) * k;
     if (spmm_scratch_.size() < n) spmm_scratch_.resize(n);

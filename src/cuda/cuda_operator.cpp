@@ -132,6 +132,9 @@ class CudaOperator final : public StagedOperator<T> {
                                 (format_ ? format_->device_bytes() : 0) +
                                 (transposed_format_ ? transposed_format_->device_bytes() : 0) +
                                 (spmm_ ? spmm_->device_bytes() : 0);
+    // The products may run on a non-blocking stream, which would not wait
+    // for the build's work on the legacy default stream.
+    SPMV_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
   OperatorDescription describe() const override { return description_; }
@@ -139,21 +142,21 @@ class CudaOperator final : public StagedOperator<T> {
  protected:
   void device_apply(const T* x, T* y, T alpha, T beta) override {
     if (format_)
-      format_->spmv(x, y, alpha, beta, nullptr);
+      format_->spmv(x, y, alpha, beta, this->cuda_stream());
     else
-      csr_->algorithm->spmv(csr_->matrix.view(), x, y, alpha, beta, nullptr);
+      csr_->algorithm->spmv(csr_->matrix.view(), x, y, alpha, beta, this->cuda_stream());
   }
   void device_apply_transposed(const T* x, T* y, T alpha, T beta) override {
     if (transposed_format_)
-      transposed_format_->spmv(x, y, alpha, beta, nullptr);
+      transposed_format_->spmv(x, y, alpha, beta, this->cuda_stream());
     else if (transposed_csr_)
-      transposed_csr_->algorithm->spmv(transposed_csr_->matrix.view(), x, y, alpha, beta, nullptr);
+      transposed_csr_->algorithm->spmv(transposed_csr_->matrix.view(), x, y, alpha, beta, this->cuda_stream());
     else
-      spmv_transposed_atomic(fallback_csr("apply_transposed").matrix.view(), x, y, alpha, beta, nullptr);
+      spmv_transposed_atomic(fallback_csr("apply_transposed").matrix.view(), x, y, alpha, beta, this->cuda_stream());
   }
   void device_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
     fallback_csr("spmm");  // throws when planned with spmv_only
-    spmm_->spmm(b, c, k, layout, alpha, beta, nullptr);
+    spmm_->spmm(b, c, k, layout, alpha, beta, this->cuda_stream());
   }
 
  private:

@@ -28,13 +28,13 @@ class DevicePermuter final : public OperandPermuter<T> {
 
   void gather(MatrixSide side, const T* in, T* out, index_t k, Layout layout) override {
     const DeviceBuffer<index_t>& order = this->order(side);
-    gather_rows(order.data(), static_cast<index_t>(order.size()), k, layout, in, out, nullptr);
+    gather_rows(order.data(), static_cast<index_t>(order.size()), k, layout, in, out, stream_);
   }
   void scatter(MatrixSide side, const T* in, T* out, index_t k, Layout layout, T alpha,
                T beta) override {
     const DeviceBuffer<index_t>& order = this->order(side);
     scatter_rows(order.data(), static_cast<index_t>(order.size()), k, layout, in, out, alpha,
-                 beta, nullptr);
+                 beta, stream_);
   }
 
   T* input_scratch(std::size_t count) override {
@@ -43,6 +43,8 @@ class DevicePermuter final : public OperandPermuter<T> {
   T* output_scratch(std::size_t count) override {
     return grown(output_scratch_, count, "reordered operand (SpMM output)");
   }
+
+  void set_stream(cudaStream_t stream) { stream_ = stream; }
 
   std::size_t bytes() const {
     return row_order_.bytes() + column_order_.bytes() + input_scratch_.bytes() +
@@ -65,6 +67,7 @@ class DevicePermuter final : public OperandPermuter<T> {
   DeviceBuffer<index_t> column_order_;
   DeviceBuffer<T> input_scratch_;
   DeviceBuffer<T> output_scratch_;
+  cudaStream_t stream_ = cudaStreamPerThread;
 };
 
 template <class T>
@@ -81,6 +84,13 @@ class DevicePermutedOperator final : public StagedOperator<T> {
   }
 
   OperatorDescription describe() const override { return description_; }
+
+  // The gathers, the scatters and the inner product share the stream.
+  void set_stream(StreamHandle stream) override {
+    StagedOperator<T>::set_stream(stream);
+    inner_->set_stream(stream);
+    permuter_.set_stream(this->cuda_stream());
+  }
 
  protected:
   void device_apply(const T* x, T* y, T alpha, T beta) override {

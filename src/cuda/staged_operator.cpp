@@ -36,42 +36,56 @@ void StagedOperator<T>::staged(const T* in, std::size_t in_size, T* out, std::si
     product(in, out);
     return;
   }
+  // Each group of copies is timed to the end of the stream's work so far, as
+  // the synchronous copies of the legacy stream would be.
   using clock = std::chrono::steady_clock;
-  double seconds = 0;
-  auto timed_copy = [&](void* to, const void* from, std::size_t count, cudaMemcpyKind kind) {
-    const auto start = clock::now();
-    SPMV_CUDA_CHECK(cudaMemcpy(to, from, count * sizeof(T), kind));
-    seconds += std::chrono::duration<double>(clock::now() - start).count();
+  const cudaStream_t stream = cuda_stream();
+  auto copy = [&](void* to, const void* from, std::size_t count, cudaMemcpyKind kind) {
+    SPMV_CUDA_CHECK(cudaMemcpyAsync(to, from, count * sizeof(T), kind, stream));
   };
+  auto seconds_to_drain = [&](clock::time_point start) {
+    SPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return std::chrono::duration<double>(clock::now() - start).count();
+  };
+  double seconds = 0;
   const T* device_in = in;
   T* device_out = out;
+  const auto copy_in_start = clock::now();
   if (!in_on_device) {
-    timed_copy(in_stage.data(), in, in_size, cudaMemcpyHostToDevice);
+    copy(in_stage.data(), in, in_size, cudaMemcpyHostToDevice);
     device_in = in_stage.data();
   }
   if (!out_on_device) {
-    if (read_out) timed_copy(out_stage.data(), out, out_size, cudaMemcpyHostToDevice);
+    if (read_out) copy(out_stage.data(), out, out_size, cudaMemcpyHostToDevice);
     device_out = out_stage.data();
   }
+  seconds += seconds_to_drain(copy_in_start);
   product(device_in, device_out);
-  if (!out_on_device) timed_copy(out, out_stage.data(), out_size, cudaMemcpyDeviceToHost);
+  if (!out_on_device) {
+    SPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const auto copy_out_start = clock::now();
+    copy(out, out_stage.data(), out_size, cudaMemcpyDeviceToHost);
+    seconds += seconds_to_drain(copy_out_start);
+  } else {
+    SPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
   transfer_seconds_ = seconds;
 }
 
 template <class T>
-void StagedOperator<T>::apply(const T* x, T* y, T alpha, T beta) {
+void StagedOperator<T>::run_apply(const T* x, T* y, T alpha, T beta) {
   staged(x, this->cols(), y, this->rows(), beta != T(0), input_stage_, output_stage_,
          [&](const T* dx, T* dy) { device_apply(dx, dy, alpha, beta); });
 }
 
 template <class T>
-void StagedOperator<T>::apply_transposed(const T* x, T* y, T alpha, T beta) {
+void StagedOperator<T>::run_apply_transposed(const T* x, T* y, T alpha, T beta) {
   staged(x, this->rows(), y, this->cols(), beta != T(0), input_stage_, output_stage_,
          [&](const T* dx, T* dy) { device_apply_transposed(dx, dy, alpha, beta); });
 }
 
 template <class T>
-void StagedOperator<T>::spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) {
+void StagedOperator<T>::run_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) {
   if (k < 0) throw InvalidArgument("spmm: k must not be negative (got " + std::to_string(k) + ")");
   const std::size_t b_size = static_cast<std::size_t>(this->cols()) * k;
   const std::size_t c_size = static_cast<std::size_t>(this->rows()) * k;

@@ -1,9 +1,11 @@
 // Base of the GPU operators: accepts device or host pointers.
 //
+// Everything runs on the operator's bound stream (Operator::stream()).
 // Device pointers (cudaMalloc'd or managed) are used in place and the call is
-// asynchronous, ordered on the default stream like cuSPARSE's. Host operands
-// are copied into staging buffers made at plan time, and the result is copied
-// back before the call returns; the copy time is reported by
+// asynchronous: no synchronisation, no allocation (capturable in a CUDA
+// Graph). Host operands are copied into staging buffers made at plan time on
+// that stream, and the result is copied back before the call returns, which
+// waits for that stream only; the copy time is reported by
 // last_transfer_seconds(). The one allocation after plan: SpMM on host
 // operands grows its staging buffers to the largest k seen.
 #pragma once
@@ -18,14 +20,15 @@ bool is_device_pointer(const void* p);
 template <class T>
 class StagedOperator : public Operator<T> {
  public:
-  void apply(const T* x, T* y, T alpha, T beta) final;
-  void apply_transposed(const T* x, T* y, T alpha, T beta) final;
-  void spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) final;
   double last_transfer_seconds() const final { return transfer_seconds_; }
 
  protected:
   StagedOperator(index_t rows, index_t cols);
-  // The products on device operands.
+  void run_apply(const T* x, T* y, T alpha, T beta) final;
+  void run_apply_transposed(const T* x, T* y, T alpha, T beta) final;
+  void run_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) final;
+  cudaStream_t cuda_stream() const { return static_cast<cudaStream_t>(this->stream()); }
+  // The products on device operands, queued on cuda_stream().
   virtual void device_apply(const T* x, T* y, T alpha, T beta) = 0;
   virtual void device_apply_transposed(const T* x, T* y, T alpha, T beta) = 0;
   virtual void device_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) = 0;

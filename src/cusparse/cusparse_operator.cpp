@@ -99,6 +99,12 @@ class CusparseOperator final : public StagedOperator<T> {
 
   OperatorDescription describe() const override { return description_; }
 
+  // cuSPARSE's calls go on the stream of the operator's handle.
+  void set_stream(StreamHandle stream) override {
+    StagedOperator<T>::set_stream(stream);
+    if (!trivial_) SPMV_CUSPARSE_CHECK(cusparseSetStream(handle_, this->cuda_stream()));
+  }
+
  protected:
   void device_apply(const T* x, T* y, T alpha, T beta) override {
     product(CUSPARSE_OPERATION_NON_TRANSPOSE, x_, y_, x, y, alpha, beta, buffer_);
@@ -109,7 +115,7 @@ class CusparseOperator final : public StagedOperator<T> {
   void device_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
     if (this->rows() == 0 || k == 0) return;
     if (trivial_) {
-      scale_vector(c, static_cast<std::size_t>(this->rows()) * k, beta, nullptr);
+      scale_vector(c, static_cast<std::size_t>(this->rows()) * k, beta, this->cuda_stream());
       return;
     }
     if (spmm_shape_.k != k || spmm_shape_.layout != layout || spmm_shape_.b != b ||
@@ -221,7 +227,7 @@ class CusparseOperator final : public StagedOperator<T> {
     if (trivial_) {
       // cuSPARSE refuses empty shapes; with no entries the product is y = beta * y.
       scale_vector(y, op == CUSPARSE_OPERATION_NON_TRANSPOSE ? this->rows() : this->cols(), beta,
-                   nullptr);
+                   this->cuda_stream());
       return;
     }
     SPMV_CUSPARSE_CHECK(cusparseDnVecSetValues(x_descr, const_cast<T*>(x)));

@@ -31,6 +31,7 @@ Command add_micro_command(CLI::App& app);
 Command add_plan_command(CLI::App& app);
 Command add_train_command(CLI::App& app);
 Command add_predict_command(CLI::App& app);
+Command add_solve_command(CLI::App& app);
 
 // --format mtx|libsvm|spmv: the format of an input file, overriding its extension.
 CLI::Option* add_input_format_option(CLI::App& command, std::string& format);

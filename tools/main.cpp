@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
                               add_kernels_command(app), add_bench_command(app),
                               add_suite_command(app),   add_micro_command(app),
                               add_plan_command(app),    add_train_command(app),
-                              add_predict_command(app)};
+                              add_predict_command(app),  add_solve_command(app)};
 
   // CLI11 would call an unknown command a missing one; name it instead.
   const auto is_command = [&](const char* name) {

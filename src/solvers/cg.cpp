@@ -82,12 +82,12 @@ bool runs_on_device(Backend backend) { return backend == Backend::cuda || backen
 template <class T>
 std::unique_ptr<detail::CgWorkspace<T>> make_workspace(Backend backend, index_t n,
                                                        const std::vector<T>& inverse_diagonal, double b_norm,
-                                                       const CgOptions& o) {
+                                                       const CgOptions& o, [[maybe_unused]] StreamHandle stream) {
   if (!runs_on_device(backend))
     return detail::make_host_cg_workspace(n, inverse_diagonal, b_norm, o.tolerance, o.max_iterations);
 #ifdef SPMV_HAVE_CUDA
-  // The operator launches on the default stream; the vector kernels follow it there.
-  return detail::make_device_cg_workspace(n, inverse_diagonal, b_norm, o.tolerance, o.max_iterations, nullptr);
+  // The vector kernels go on the operator's stream, after its products.
+  return detail::make_device_cg_workspace(n, inverse_diagonal, b_norm, o.tolerance, o.max_iterations, stream);
 #else
   throw Unavailable("conjugate_gradients: the " + std::string(to_string(backend)) + " backend is not in this build");
 #endif
@@ -133,7 +133,7 @@ CgResult conjugate_gradients(const Csr<T>& a, const std::vector<T>& b, std::vect
   plan_options.expected_products = o.max_iterations + 2.0;  // the iterations, r_0 and the final check
   const std::unique_ptr<Operator<T>> op = plan(a, plan_options);
   result.operator_description = op->describe();
-  const auto workspace = make_workspace(plan_options.backend, n, inverse_diagonal, b_norm, o);
+  const auto workspace = make_workspace(plan_options.backend, n, inverse_diagonal, b_norm, o, op->stream());
   result.setup_seconds = seconds_since(setup_start);
 
   Clock::time_point transfer_start = Clock::now();

@@ -51,7 +51,7 @@ class CgWorkspace {
 template <class T>
 std::unique_ptr<CgWorkspace<T>> make_host_cg_workspace(index_t n, const std::vector<T>& inverse_diagonal,
                                                        double b_norm, double tolerance, int max_iterations);
-// The device's: kernels on `stream` (a cudaStream_t). Only in CUDA builds.
+// The device's: kernels on `stream` (a cudaStream_t, as StreamHandle). Only in CUDA builds.
 template <class T>
 std::unique_ptr<CgWorkspace<T>> make_device_cg_workspace(index_t n, const std::vector<T>& inverse_diagonal,
                                                          double b_norm, double tolerance, int max_iterations,

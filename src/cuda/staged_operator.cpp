@@ -61,13 +61,11 @@ void StagedOperator<T>::staged(const T* in, std::size_t in_size, T* out, std::si
   }
   seconds += seconds_to_drain(copy_in_start);
   product(device_in, device_out);
+  SPMV_CUDA_CHECK(cudaStreamSynchronize(stream));  // the product: not a transfer
   if (!out_on_device) {
-    SPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
     const auto copy_out_start = clock::now();
     copy(out, out_stage.data(), out_size, cudaMemcpyDeviceToHost);
     seconds += seconds_to_drain(copy_out_start);
-  } else {
-    SPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
   transfer_seconds_ = seconds;
 }

@@ -28,6 +28,7 @@
 #include "spmv/formats/sell.hpp"
 #include "spmv/gen.hpp"
 #include "spmv/io.hpp"
+#include "test_stream.hpp"
 #include "test_support.hpp"
 
 namespace spmv {
@@ -36,20 +37,7 @@ namespace {
 using detail::CsrView;
 using detail::DeviceCsr;
 
-// A stream of its own (not synchronised with the legacy stream), so that a
-// build launching anywhere but on the stream it is given shows as a race.
-class TestStream {
- public:
-  TestStream() { SPMV_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~TestStream() { cudaStreamDestroy(stream_); }
-  TestStream(const TestStream&) = delete;
-  TestStream& operator=(const TestStream&) = delete;
-  cudaStream_t get() const { return stream_; }
-  void synchronize() const { SPMV_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
+using test::TestStream;
 
 // Element by element, naming the first difference (a full dump of a large
 // array would drown the log).

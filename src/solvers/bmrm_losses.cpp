@@ -56,7 +56,7 @@ RiskAndCoefficients risk_and_coefficients(BmrmLoss loss, const T* margins, doubl
     const double coefficient = loss_derivative(loss, label, f) * inverse_m;
     coefficients[i] = static_cast<T>(coefficient);
     coefficient_sum += coefficient;
-    correct += label * f > 0 ? 1 : 0;
+    correct += (f > 0) == (label > 0) ? 1 : 0;  // as predict: f <= 0 gives the negative label
   }
   return {risk * inverse_m, coefficient_sum, correct};
 }

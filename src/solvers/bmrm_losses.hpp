@@ -13,7 +13,7 @@ namespace spmv::bmrm_detail {
 struct RiskAndCoefficients {
   double risk = 0;               // (1/m) sum loss
   double coefficient_sum = 0;    // sum c_i: the bias's subgradient component
-  std::int64_t correct = 0;      // rows with y_i (f_i + bias) > 0
+  std::int64_t correct = 0;      // rows whose sign of f_i + bias (<= 0: negative) is y_i's
 };
 
 // y has m entries in {-1, +1}; coefficients receives m values.

@@ -84,7 +84,8 @@ TEST(GpuStreams, ProductsCapturedInACudaGraph) {
   const Csr<double> a = test_matrix();
   const std::vector<GraphCase> cases = {
       {"csr kernel", Backend::cuda, "csr-vector"},
-      {"format kernel", Backend::cuda, "ellr-t"},
+      {"format kernel (hyb)", Backend::cuda, "hyb"},
+      {"format kernel (coo)", Backend::cuda, "coo"},
       {"cusparse", Backend::cusparse, "cusparse-csr-alg1"},
       {"spmm", Backend::cuda, "csr-vector", false, 4},
       {"transposed", Backend::cuda, "csr-vector", true},

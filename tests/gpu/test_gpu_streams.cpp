@@ -40,6 +40,14 @@ std::unique_ptr<Operator<double>> plan_on(const Csr<double>& a, Backend backend,
   return plan(a, options);
 }
 
+// operator.hpp spells cudaStreamPerThread as a number (no CUDA types in public
+// headers); CUDA's macro is a pointer cast, which no static_assert can
+// evaluate, so the two are compared here. Needs the headers only, no GPU.
+TEST(GpuStreams, PerThreadStreamIsCudasPerThreadStream) {
+  EXPECT_EQ(per_thread_stream(), static_cast<StreamHandle>(cudaStreamPerThread));
+  EXPECT_EQ(PlanOptions{}.stream, static_cast<StreamHandle>(cudaStreamPerThread));
+}
+
 TEST(GpuStreams, ProductOnANonBlockingStream) {
   SPMV_GPU_TEST_PRELUDE();
   const Csr<double> a = test_matrix();

@@ -11,6 +11,9 @@
 
 #include "core/backends.hpp"
 #include "core/plan_cache.hpp"
+#ifdef SPMV_HAVE_CUDA
+#include "cuda/device_scope.hpp"
+#endif
 #include "core/permuted_operator.hpp"
 #include "select/features.hpp"
 #include "select/format_refusal.hpp"
@@ -64,7 +67,10 @@ const KernelInfo* find_kernel(const std::vector<KernelInfo>& catalogue, Backend 
 DeviceProperties device_to_plan_for(const PlanOptions& options) {
   if (options.target_device) return *options.target_device;
 #ifdef SPMV_HAVE_CUDA
-  if (detail::cuda_device_present()) return detail::current_device_properties();
+  if (detail::cuda_device_present()) {
+    const detail::DeviceScope on_device(options.device);
+    return detail::current_device_properties();
+  }
 #endif
   throw Unavailable("backend 'cuda' needs a CUDA device and none was found (or give PlanOptions::target_device "
                     "to plan for one)");
@@ -362,7 +368,10 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
     plan.reason = "the selector's model covers no kernel of this build";
   }
 #ifdef SPMV_HAVE_CUDA
-  if (cache && plan.tuning == "model") measure_candidates(plan, a, *cache);
+  if (cache && plan.tuning == "model") {
+    const detail::DeviceScope on_device(options.device);  // the timing events live there
+    measure_candidates(plan, a, *cache);
+  }
 #endif
   return plan;
 }
@@ -372,6 +381,12 @@ namespace detail {
 template <class T>
 std::unique_ptr<Operator<T>> build_operator(const Plan& plan, const Csr<T>& a) {
   const PlanOptions& options = plan.options;
+#ifdef SPMV_HAVE_CUDA
+  // A cuda or cusparse operator is built on PlanOptions::device and keeps it.
+  std::optional<DeviceScope> on_device;
+  if ((options.backend == Backend::cuda || options.backend == Backend::cusparse) && cuda_device_present())
+    on_device.emplace(options.device);
+#endif
   if (options.reordering != Reordering::none) return make_reordered_operator(a, options);
   switch (options.backend) {
     case Backend::reference: return make_reference_operator(a, options);

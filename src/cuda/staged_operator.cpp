@@ -4,6 +4,7 @@
 #include <chrono>
 #include <string>
 
+#include "cuda/device_scope.hpp"
 #include "spmv/error.hpp"
 
 namespace spmv::detail {
@@ -21,6 +22,7 @@ bool is_device_pointer(const void* p) {
 template <class T>
 StagedOperator<T>::StagedOperator(index_t rows, index_t cols)
     : Operator<T>(rows, cols),
+      device_(current_device()),
       input_stage_(std::max(rows, cols), "host-operand staging (input)"),
       output_stage_(std::max(rows, cols), "host-operand staging (output)") {}
 
@@ -72,12 +74,14 @@ void StagedOperator<T>::staged(const T* in, std::size_t in_size, T* out, std::si
 
 template <class T>
 void StagedOperator<T>::run_apply(const T* x, T* y, T alpha, T beta) {
+  const DeviceScope on_device(device_);
   staged(x, this->cols(), y, this->rows(), beta != T(0), input_stage_, output_stage_,
          [&](const T* dx, T* dy) { device_apply(dx, dy, alpha, beta); });
 }
 
 template <class T>
 void StagedOperator<T>::run_apply_transposed(const T* x, T* y, T alpha, T beta) {
+  const DeviceScope on_device(device_);
   staged(x, this->rows(), y, this->cols(), beta != T(0), input_stage_, output_stage_,
          [&](const T* dx, T* dy) { device_apply_transposed(dx, dy, alpha, beta); });
 }
@@ -85,6 +89,7 @@ void StagedOperator<T>::run_apply_transposed(const T* x, T* y, T alpha, T beta) 
 template <class T>
 void StagedOperator<T>::run_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) {
   if (k < 0) throw InvalidArgument("spmm: k must not be negative (got " + std::to_string(k) + ")");
+  const DeviceScope on_device(device_);
   const std::size_t b_size = static_cast<std::size_t>(this->cols()) * k;
   const std::size_t c_size = static_cast<std::size_t>(this->rows()) * k;
   if (!is_device_pointer(b) && spmm_input_stage_.size() < b_size)

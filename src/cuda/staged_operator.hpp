@@ -8,6 +8,11 @@
 // waits for that stream only; the copy time is reported by
 // last_transfer_seconds(). The one allocation after plan: SpMM on host
 // operands grows its staging buffers to the largest k seen.
+//
+// Device: the operator belongs to the device current when it was built
+// (build_operator makes PlanOptions::device current for the build), and every
+// product makes that device current for its duration (DeviceScope), so the
+// caller's current device does not matter.
 #pragma once
 
 #include "cuda/device_buffer.hpp"
@@ -28,6 +33,7 @@ class StagedOperator : public Operator<T> {
   void run_apply_transposed(const T* x, T* y, T alpha, T beta) final;
   void run_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) final;
   cudaStream_t cuda_stream() const { return static_cast<cudaStream_t>(this->stream()); }
+  int device() const { return device_; }
   // The products on device operands, queued on cuda_stream().
   virtual void device_apply(const T* x, T* y, T alpha, T beta) = 0;
   virtual void device_apply_transposed(const T* x, T* y, T alpha, T beta) = 0;
@@ -39,6 +45,7 @@ class StagedOperator : public Operator<T> {
   void staged(const T* in, std::size_t in_size, T* out, std::size_t out_size, bool read_out,
               DeviceBuffer<T>& in_stage, DeviceBuffer<T>& out_stage, Product product);
 
+  int device_;
   DeviceBuffer<T> input_stage_;
   DeviceBuffer<T> output_stage_;
   DeviceBuffer<T> spmm_input_stage_;

@@ -17,6 +17,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/dense_ops.hpp"
 #include "cuda/device_csr.hpp"
+#include "cuda/device_scope.hpp"
 #include "cuda/staged_operator.hpp"
 
 namespace spmv::detail {
@@ -87,6 +88,7 @@ class CusparseOperator final : public StagedOperator<T> {
 
   ~CusparseOperator() override {
     if (trivial_) return;
+    const DeviceScope on_device(this->device());
     cusparseDestroyDnVec(x_);
     cusparseDestroyDnVec(y_);
     cusparseDestroyDnVec(xt_);
@@ -102,6 +104,7 @@ class CusparseOperator final : public StagedOperator<T> {
   // cuSPARSE's calls go on the stream of the operator's handle.
   void set_stream(StreamHandle stream) override {
     StagedOperator<T>::set_stream(stream);
+    const DeviceScope on_device(this->device());
     if (!trivial_) SPMV_CUSPARSE_CHECK(cusparseSetStream(handle_, this->cuda_stream()));
   }
 

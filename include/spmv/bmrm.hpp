@@ -23,14 +23,17 @@
 //   maximise  D(alpha) = b.alpha - 1/(2 lambda) alpha^T Q alpha  over the simplex,
 //   Q = A A^T (the planes' Gram matrix, k x k),  w = -(1/lambda) A^T alpha.
 //
-// The dual is solved by pairwise (SMO) steps with second-order working-set
-// selection (Fan, Chen & Lin 2005), warm-started from the previous alpha with
-// the new plane's weight 0; Q grows by one row per iteration (k dot products
-// of length n), stored dense. The solver stops when the dual's own gap (the
-// model's primal value at w(alpha) minus D(alpha), exact arithmetic on the
-// k-vector) is below qp_tolerance * epsilon, so D(alpha) is a certified lower
-// bound of min J within that margin. Cost: O(k) per step, O(k^2) memory and
-// O(k n) for the planes (n features): fine for k up to a few thousand.
+// The dual is solved by a primal active-set method on the planes with
+// weight (equality-constrained Newton solves of size |support| + 1, a
+// plane entering or leaving per solve), warm-started from the previous alpha
+// with the new plane's weight 0, and pairwise (SMO) steps (Fan, Chen & Lin
+// 2005) where that method gives up (src/solvers/bmrm_qp.hpp); Q grows by one
+// row per iteration (k dot products of length n), stored dense. The solver
+// stops when the dual's own gap (the model's primal value at w(alpha) minus
+// D(alpha), exact arithmetic on the k-vector) is below qp_tolerance *
+// epsilon, so D(alpha) is a certified lower bound of min J within that
+// margin. Cost per iteration: O(k |support|) plus O(|support|^3) per
+// solve, O(k^2) memory and O(k n) for the planes (n features).
 //
 // Stopping (the thesis and BMRM's epsilonTol): epsilon_t = min_{s<=t} J(w_s) - D_t
 // < epsilon, an upper bound on the sub-optimality of the best w seen, which

@@ -5,8 +5,11 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
+#include <random>
 
 #include "solvers/bmrm_losses.hpp"
+#include "solvers/bmrm_qp.hpp"
 #include "spmv/bmrm.hpp"
 #include "spmv/error.hpp"
 #include "spmv/gen.hpp"
@@ -119,6 +122,76 @@ TEST(Bmrm, RiskSubgradientMatchesFiniteDifferences) {
       EXPECT_NEAR(gradient[j], (risk_at(up, bias) - risk_at(down, bias)) / (2 * step), 1e-6) << "w" << j;
     }
     EXPECT_NEAR(risk.coefficient_sum, (risk_at(w, bias + step) - risk_at(w, bias - step)) / (2 * step), 1e-6);
+  }
+}
+
+// The bundle dual of random planes (more planes than features, so the
+// Gram matrix is singular), each one once or twice: the active-set method
+// reaches the tolerance on its own (no pairwise step), alpha stays on the
+// simplex, D(alpha) agrees with its value recomputed from the planes, and
+// no move of weight between two planes raises it.
+struct RandomBundle {
+  std::vector<std::vector<double>> planes;
+  std::vector<double> offsets;
+
+  void add(bmrm_detail::BundleDual& dual, int count, int features, std::mt19937& random, bool twice) {
+    std::normal_distribution<double> normal;
+    for (int p = 0; p < count; ++p) {
+      std::vector<double> plane(features);
+      for (double& value : plane) value = normal(random) * 0.01;
+      const double offset = 0.5 + 0.1 * normal(random);
+      for (int copy = 0; copy < (twice ? 2 : 1); ++copy) {
+        planes.push_back(plane);
+        offsets.push_back(offset);
+        std::vector<double> gram_row;
+        for (const std::vector<double>& other : planes)
+          gram_row.push_back(std::inner_product(plane.begin(), plane.end(), other.begin(), 0.0));
+        dual.add_plane(offset, gram_row);
+      }
+    }
+  }
+
+  // D(alpha) = b.alpha - |A^T alpha|^2 / (2 lambda).
+  double dual_value(const std::vector<double>& alpha, double lambda) const {
+    std::vector<double> combined(planes[0].size(), 0.0);
+    for (std::size_t l = 0; l < planes.size(); ++l)
+      for (std::size_t j = 0; j < combined.size(); ++j) combined[j] += alpha[l] * planes[l][j];
+    return std::inner_product(offsets.begin(), offsets.end(), alpha.begin(), 0.0) -
+           std::inner_product(combined.begin(), combined.end(), combined.begin(), 0.0) / (2 * lambda);
+  }
+};
+
+TEST(Bmrm, BundleDualActiveSetReachesTheCertifiedOptimum) {
+  const double lambda = 1e-4, tolerance = 1e-10;
+  for (bool twice : {false, true}) {
+    SCOPED_TRACE(twice ? "every plane twice (singular subproblems)" : "distinct planes");
+    std::mt19937 random(7);
+    bmrm_detail::BundleDual dual(lambda);
+    RandomBundle bundle;
+    std::int64_t pairwise_steps = 0;
+    for (int round = 0; round < 40; ++round) {
+      bundle.add(dual, 3, 8, random, twice);
+      pairwise_steps += dual.solve(tolerance);
+      ASSERT_LE(dual.gap(), tolerance * (1 + 1e-6));
+      const std::vector<double>& alpha = dual.alpha();
+      EXPECT_NEAR(std::accumulate(alpha.begin(), alpha.end(), 0.0), 1.0, 1e-12);
+      for (double weight : alpha) ASSERT_GE(weight, 0.0);
+    }
+    EXPECT_EQ(pairwise_steps, 0) << "the active-set method gave up";
+    const std::vector<double>& alpha = dual.alpha();
+    const double best = dual.dual_value();
+    EXPECT_NEAR(bundle.dual_value(alpha, lambda), best, 1e-9 * std::abs(best));
+    for (std::size_t from = 0; from < alpha.size(); ++from) {
+      if (alpha[from] == 0) continue;
+      for (std::size_t to = 0; to < alpha.size(); ++to) {
+        if (to == from) continue;
+        std::vector<double> moved = alpha;
+        const double amount = std::min(alpha[from], 1e-4);
+        moved[from] -= amount;
+        moved[to] += amount;
+        EXPECT_LE(bundle.dual_value(moved, lambda), best + tolerance) << "weight " << from << " -> " << to;
+      }
+    }
   }
 }
 

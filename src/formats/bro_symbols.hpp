@@ -20,11 +20,7 @@
 #include <utility>
 #include <vector>
 
-#if defined(__CUDACC__)
-#define SPMV_HOST_DEVICE __host__ __device__ __forceinline__
-#else
-#define SPMV_HOST_DEVICE inline
-#endif
+#include "core/host_device.hpp"
 
 namespace spmv::detail {
 

@@ -1,6 +1,8 @@
 // BMRM training and prediction (see include/spmv/bmrm.hpp). The products run
-// through a planned Operator like any user's; the loss, the bundle and the
-// dual QP run on the host.
+// through a planned Operator like any user's, on vectors of a BmrmWorkspace
+// where the operator runs (bmrm_workspace.hpp: the loss on the device for
+// the cuda and cusparse backends); the bundle and the dual QP run on the
+// host.
 #include "spmv/bmrm.hpp"
 
 #include <fmt/format.h>
@@ -13,6 +15,7 @@
 
 #include "solvers/bmrm_losses.hpp"
 #include "solvers/bmrm_qp.hpp"
+#include "solvers/bmrm_workspace.hpp"
 #include "spmv/error.hpp"
 
 namespace spmv {
@@ -79,6 +82,19 @@ class Bundle {
   std::vector<std::vector<double>> planes_;
   bmrm_detail::BundleDual dual_;
 };
+
+bool runs_on_device(Backend backend) { return backend == Backend::cuda || backend == Backend::cusparse; }
+
+template <class T>
+std::unique_ptr<detail::BmrmWorkspace<T>> make_workspace(Backend backend, const std::vector<T>& y, index_t n,
+                                                         [[maybe_unused]] StreamHandle stream) {
+  if (!runs_on_device(backend)) return detail::make_host_bmrm_workspace(y, n);
+#ifdef SPMV_HAVE_CUDA
+  return detail::make_device_bmrm_workspace(y, n, stream);  // after the operator's products, on its stream
+#else
+  throw Unavailable(std::string("bmrm: the ") + to_string(backend) + " backend is not in this build");
+#endif
+}
 
 }  // namespace
 
@@ -155,28 +171,37 @@ BmrmResult train_bmrm(const LabeledMatrix<T>& data, const BmrmOptions& options) 
   result.times.copy = description.upload_seconds;
   result.times.convert += std::max(0.0, plan_seconds - description.build_seconds - description.upload_seconds);
 
+  start = Clock::now();
+  const bool on_device = runs_on_device(result.backend);
+  const auto workspace = make_workspace(result.backend, y, x.cols, op->stream());
+  result.times.copy += seconds_since(start);  // device: the vectors and the labels' upload
+
   const std::size_t dims = n + (options.bias ? 1 : 0);
   std::vector<double> w(dims, 0.0);
-  std::vector<T> w_values(n), margins(m), coefficients(m), gradient(n);
   Bundle bundle(options.lambda);
   double best = std::numeric_limits<double>::infinity();
   std::vector<double> best_w = w;
   std::int64_t best_correct = 0;
   double gap = std::numeric_limits<double>::infinity();
+  // Host backends convert w and the subgradient in place: compute, not copy.
+  double& transfer_seconds = on_device ? result.times.copy : result.times.compute;
 
   for (int t = 0; t < options.max_iterations; ++t) {
     // The risk and a subgradient at w: X w, the loss, X^T c.
     start = Clock::now();
-    for (std::size_t j = 0; j < n; ++j) w_values[j] = static_cast<T>(w[j]);
-    op->apply(w_values.data(), margins.data());
-    double transfers = op->last_transfer_seconds();
-    const double bias = options.bias ? w[n] : 0.0;
-    const bmrm_detail::RiskAndCoefficients risk = bmrm_detail::risk_and_coefficients(
-        options.loss, margins.data(), bias, y.data(), m, coefficients.data());
-    op->apply_transposed(coefficients.data(), gradient.data());
-    transfers += op->last_transfer_seconds();
-    result.times.compute += seconds_since(start) - transfers;
-    result.times.copy += transfers;
+    workspace->load_weights(w);
+    transfer_seconds += seconds_since(start);
+    start = Clock::now();
+    op->apply(workspace->weights(), workspace->margins());
+    workspace->queue_risk(options.loss, options.bias ? w[n] : 0.0);
+    op->apply_transposed(workspace->coefficients(), workspace->gradient());
+    workspace->wait();
+    result.times.compute += seconds_since(start);
+    start = Clock::now();
+    std::vector<double> subgradient(dims);
+    const bmrm_detail::RiskAndCoefficients risk = workspace->read_results(subgradient);
+    if (options.bias) subgradient[n] = risk.coefficient_sum;
+    transfer_seconds += seconds_since(start);
 
     const double objective = 0.5 * options.lambda * dot(w, w) + risk.risk;
     result.objectives.push_back(objective);
@@ -188,8 +213,6 @@ BmrmResult train_bmrm(const LabeledMatrix<T>& data, const BmrmOptions& options) 
     result.best_objectives.push_back(best);
 
     start = Clock::now();
-    std::vector<double> subgradient(gradient.begin(), gradient.end());
-    if (options.bias) subgradient.push_back(risk.coefficient_sum);
     bundle.add(std::move(subgradient), risk.risk, w);
     const double lower_bound = bundle.minimise(options.qp_tolerance * options.epsilon, w);
     result.times.qp += seconds_since(start);

@@ -1,26 +1,88 @@
-// BMRM with its products on the GPU (cuda backend) against the cpu backend:
-// close iteration counts and the same objective, f64 and f32, with and without the
-// explicit transpose.
+// BMRM with its products and its loss on the GPU (cuda backend) against the
+// cpu backend: the device's risk evaluation (bmrm_device.cu) against the
+// host's reference on the same margins, and training end to end: close
+// iteration counts and the same objective on generated data (f64 and f32,
+// with and without the explicit transpose, every loss) and on a9a.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <random>
+
+#include "solvers/bmrm_workspace.hpp"
 #include "spmv/bmrm.hpp"
 #include "spmv/gen.hpp"
 #include "test_support.hpp"
 
+#ifdef SPMV_HAVE_CUDA
+#include <cuda_runtime.h>
+
 namespace spmv {
 namespace {
 
+constexpr BmrmLoss every_loss[] = {BmrmLoss::hinge, BmrmLoss::squared_hinge, BmrmLoss::logistic};
+
+// The same margins (some exactly at the hinge's kink y f = 1) through the
+// host and the device workspace: equal sums up to summation order, equal
+// counts, coefficients equal up to the last bit of exp/log1p.
 template <class T>
-void expect_cuda_matches_cpu(const LabeledMatrix<T>& data, BmrmLoss loss, bool explicit_transpose) {
-  BmrmOptions options;
-  options.loss = loss;
-  options.lambda = 1e-4;
-  options.epsilon = 1e-4;
-  options.bias = true;
+void expect_device_risk_matches_host() {
+  const std::int64_t m = 100003;  // not a multiple of the block size
+  std::mt19937 random(11);
+  std::normal_distribution<double> normal(0.0, 2.0);
+  std::vector<T> y(m), margins(m);
+  for (std::int64_t i = 0; i < m; ++i) {
+    y[i] = random() % 3 == 0 ? T(-1) : T(1);
+    margins[i] = i % 17 == 0 ? y[i] : static_cast<T>(normal(random));
+  }
+  const index_t n = 5;
+  const auto host = detail::make_host_bmrm_workspace(y, n);
+  const auto device = detail::make_device_bmrm_workspace(y, n, per_thread_stream());
+  std::copy(margins.begin(), margins.end(), host->margins());
+  ASSERT_EQ(cudaMemcpy(device->margins(), margins.data(), m * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+  // The products are not run here: gradient() is what read_results copies.
+  const std::vector<T> gradient = {T(1), T(-2), T(0.5), T(0), T(3)};
+  std::copy(gradient.begin(), gradient.end(), host->gradient());
+  ASSERT_EQ(cudaMemcpy(device->gradient(), gradient.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+  const double ulp = std::numeric_limits<T>::epsilon();
+  for (BmrmLoss loss : every_loss)
+    for (double bias : {0.0, 0.25}) {
+      SCOPED_TRACE(std::string(to_string(loss)) + " bias " + std::to_string(bias));
+      host->queue_risk(loss, bias);
+      device->queue_risk(loss, bias);
+      device->wait();
+      std::vector<double> host_subgradient(n), device_subgradient(n);
+      const auto expected = host->read_results(host_subgradient);
+      const auto actual = device->read_results(device_subgradient);
+      EXPECT_NEAR(actual.risk, expected.risk, 1e-13 * expected.risk);
+      EXPECT_NEAR(actual.coefficient_sum, expected.coefficient_sum, 1e-13);
+      EXPECT_EQ(actual.correct, expected.correct);
+      EXPECT_GT(expected.correct, 0);
+      EXPECT_EQ(device_subgradient, host_subgradient);
+      std::vector<T> coefficients(m);
+      ASSERT_EQ(cudaMemcpy(coefficients.data(), device->coefficients(), m * sizeof(T), cudaMemcpyDeviceToHost),
+                cudaSuccess);
+      std::int64_t differing = 0;
+      for (std::int64_t i = 0; i < m; ++i) {
+        const double reference = host->coefficients()[i];
+        if (std::abs(coefficients[i] - reference) > 2 * ulp * std::abs(reference)) ++differing;
+      }
+      EXPECT_EQ(differing, 0);
+    }
+}
+
+TEST(GpuBmrm, DeviceRiskMatchesHost) {
+  SPMV_GPU_TEST_PRELUDE();
+  expect_device_risk_matches_host<double>();
+  expect_device_risk_matches_host<float>();
+}
+
+template <class T>
+void expect_cuda_matches_cpu(const LabeledMatrix<T>& data, BmrmOptions options) {
   options.plan.backend = Backend::cpu;
   const BmrmResult cpu = train_bmrm(data, options);
   options.plan.backend = Backend::cuda;
-  options.plan.explicit_transpose = explicit_transpose;
   const BmrmResult cuda = train_bmrm(data, options);
   ASSERT_TRUE(cpu.converged && cuda.converged);
   // The cuda plan may choose a cuSPARSE kernel (plan.hpp): either runs on the GPU.
@@ -37,13 +99,37 @@ TEST(GpuBmrm, CudaMatchesCpu) {
   const LabeledMatrix<double> data =
       generate_labeled({"classification", {{"rows", "20000"}, {"cols", "127"}, {"per_row", "16"}}});
   const LabeledMatrix<float> data32{cast<float>(data.features), data.labels};
-  for (BmrmLoss loss : {BmrmLoss::hinge, BmrmLoss::logistic})
+  BmrmOptions options;
+  options.lambda = 1e-4;
+  options.epsilon = 1e-4;
+  options.bias = true;
+  for (BmrmLoss loss : every_loss)
     for (bool explicit_transpose : {false, true}) {
       SCOPED_TRACE(std::string(to_string(loss)) + (explicit_transpose ? " explicit transpose" : ""));
-      expect_cuda_matches_cpu(data, loss, explicit_transpose);
-      expect_cuda_matches_cpu(data32, loss, explicit_transpose);
+      options.loss = loss;
+      options.plan.explicit_transpose = explicit_transpose;
+      expect_cuda_matches_cpu(data, options);
+      expect_cuda_matches_cpu(data32, options);
     }
+}
+
+// a9a (the thesis's adult9), hinge and logistic, without bias as in the
+// thesis, with a lambda that keeps the test short.
+TEST(GpuBmrm, A9aCudaMatchesCpu) {
+  SPMV_GPU_TEST_PRELUDE();
+  const std::string path = test::shared_data_dir() + "/libsvm/a9a.gz";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " not found";
+  const LabeledMatrix<double> data = read_libsvm<double>(path);
+  BmrmOptions options;
+  options.lambda = 1e-4;
+  options.epsilon = 1e-4;
+  for (BmrmLoss loss : {BmrmLoss::hinge, BmrmLoss::logistic}) {
+    SCOPED_TRACE(to_string(loss));
+    options.loss = loss;
+    expect_cuda_matches_cpu(data, options);
+  }
 }
 
 }  // namespace
 }  // namespace spmv
+#endif

@@ -44,7 +44,12 @@ struct MatrixOrdering {
 // Parameters of BAR's cost model (Tang et al. 2013, equations 1-3) and of
 // our bound on the greedy search.
 struct BroAwareOptions {
-  index_t slice_height = 256;  // h: rows per BRO-ELL slice (its thread block)
+  index_t slice_height = 256;  // h: streams per BRO-ELL slice (its thread block)
+  // T: streams per row of the BRO-ELL kernel the order is made for (its
+  // threads_per_row). A slice then holds h/T rows; entry k of a row belongs
+  // to stream k mod T at slice column k/T, and its delta is taken from entry
+  // k - T. A power of two from 1 to 32 that divides h.
+  index_t threads_per_row = 1;
   index_t warp_size = 32;      // w
   int symbol_bits = 32;        // alpha: bits per symbol of the compressed stream
   int cache_line_bytes = 128;  // granularity of the x accesses that c() counts
@@ -67,9 +72,10 @@ std::vector<index_t> approximate_minimum_degree(const Csr<T>& a);
 template <class T>
 std::vector<index_t> bro_aware_row_order(const Csr<T>& a, const BroAwareOptions& options = {});
 
-// BAR's cost Phi (equation 1) of BRO-ELL slices of h consecutive rows of A
-// taken in `row_order` (empty: the original order); the x cache lines are
-// those of an x of T. The last slice may hold fewer than h rows.
+// BAR's cost Phi (equation 1) of BRO-ELL slices of h/T consecutive rows of A
+// (h streams) taken in `row_order` (empty: the original order); the x cache
+// lines are those of an x of the matrix's value type. The last slice may
+// hold fewer rows.
 template <class T>
 double bro_ell_cost(const Csr<T>& a, const std::vector<index_t>& row_order,
                     const BroAwareOptions& options = {});

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "spmv/formats/ellpack_r.hpp"
 #include "spmv/operator.hpp"
 
 namespace spmv::detail {
@@ -25,6 +26,9 @@ std::vector<KernelInfo> cusparse_kernels();  // cusparse only
 bool cuda_device_present();
 // "CUDA runtime 13.0, cuSPARSE 12.6.3": the libraries linked in (no device needed).
 std::string cuda_library_versions();
+// Multiprocessors and resident threads of the current device (for the
+// ELLR-T model and the COO kernel's work split).
+GpuShape current_gpu_shape();
 // The current device's name, SM count and L2 size, and its copy bandwidth
 // measured once per process and device (a few milliseconds).
 DeviceProperties current_device_properties();

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "core/backends.hpp"
+
 #include "spmv/error.hpp"
 
 namespace spmv::detail {
@@ -106,11 +108,46 @@ OperatorDescription describe_reordered(OperatorDescription inner, const MatrixOr
   return inner;
 }
 
+namespace {
+
+// BAR scores slices with the streams of the BRO kernel that will read them:
+// a named bro-ell's or bro-hyb's slice_height and threads_per_row; for a
+// bro-ell on the GPU without threads_per_row, the ELLR-T model's choice for
+// this device (what its build would pick), which the inner plan is then told
+// to use, so that the kernel reads the slices BAR scored. Any other kernel,
+// or none named: the paper's one stream per row.
+template <class T>
+BroAwareOptions bar_options_for_kernel(const Csr<T>& a, PlanOptions& inner_options) {
+  BroAwareOptions bar;
+  const std::string& kernel = inner_options.kernel;
+  if (kernel != "bro-ell" && kernel != "bro-hyb") return bar;
+  KernelParams& params = inner_options.params;
+  if (const auto h = params.find("slice_height"); h != params.end()) bar.slice_height = h->second;
+  if (const auto t = params.find("threads_per_row"); t != params.end()) {
+    bar.threads_per_row = t->second;
+    return bar;
+  }
+#ifdef SPMV_HAVE_CUDA
+  if (kernel == "bro-ell" && inner_options.backend == Backend::cuda) {
+    std::vector<index_t> lengths(static_cast<std::size_t>(a.rows));
+    for (index_t row = 0; row < a.rows; ++row) lengths[row] = a.row_length(row);
+    bar.threads_per_row = ellrt_configuration(lengths, current_gpu_shape()).threads_per_row;
+    params["threads_per_row"] = bar.threads_per_row;
+  }
+#endif
+  return bar;
+}
+
+}  // namespace
+
 template <class T>
 std::unique_ptr<Operator<T>> make_reordered_operator(const Csr<T>& a, const PlanOptions& options) {
-  MatrixOrdering ordering = compute_ordering(a, options.reordering);
   PlanOptions inner_options = options;
   inner_options.reordering = Reordering::none;
+  const BroAwareOptions bar = options.reordering == Reordering::bro_aware
+                                  ? bar_options_for_kernel(a, inner_options)
+                                  : BroAwareOptions{};
+  MatrixOrdering ordering = compute_ordering(a, options.reordering, bar);
   std::unique_ptr<Operator<T>> inner = plan(reorder(a, ordering), inner_options);
   // The permutation of a side is only worth its gather or scatter when it moves something.
   for (std::vector<index_t>* order : {&ordering.row_order, &ordering.column_order})

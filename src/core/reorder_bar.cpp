@@ -1,17 +1,20 @@
 // BRO-aware row reordering (BAR): Tang et al. 2013, Section 3.4.
 //
-// The rows are clustered into v = ceil(m/h) partitions of h rows (the last
-// one takes the remainder), one per BRO-ELL slice, minimising equation 1:
+// The rows are clustered into v = ceil(m/r) partitions of r = h/T rows (the
+// last one takes the remainder), one per BRO-ELL slice of h streams with T
+// streams per row (the kernel's threads_per_row; the paper has T = 1),
+// minimising equation 1:
 //   Phi = sum over partitions S of h/w * (ceil(sum_j d(S,j) / alpha) + sum_j c(S,j))
 // where d(S,j) (eq. 2) is the widest bit field of slice column j, the
-// delta-encoded column index of the j-th entry of each row of S (first entry
-// col+1, then col - previous col, the encoding of our BRO-ELL; 0 = padding,
-// 0 bits), and c(S,j) (eq. 3) the number of distinct x cache lines the j-th
-// entries of S touch. (Eq. 3 prints an intersection; the text says "unique
+// delta-encoded column index of the j-th entry of each stream of S (first
+// entry col+1, then col - the stream's previous col, the encoding of our
+// BRO-ELL; 0 = padding, 0 bits), and c(S,j) (eq. 3) the number of distinct x
+// cache lines the j-th entries of S's streams touch. Entry k of a row is
+// entry k/T of its stream k mod T. (Eq. 3 prints an intersection; the text says "unique
 // cache lines", a union, which is what is counted here.)
 //
 // Algorithm 2 as the paper gives it: sort the rows by length, seed partition
-// t with the row at sorted position t*h, then take the other rows in sorted
+// t with the row at sorted position t*r, then take the other rows in sorted
 // order and put each into the non-full partition whose cost rises least.
 // What we do differently, to make it practical (the paper's version
 // evaluates Phi for all v partitions per row: O(m * v * row length), hours
@@ -23,7 +26,7 @@
 //    candidate's;
 //  - only `candidates` partitions are evaluated per row, the non-full ones
 //    nearest to it in two senses: half by seed position in the length
-//    order (the seeds are spaced h apart in it, so these are the partitions
+//    order (the seeds are spaced r apart in it, so these are the partitions
 //    whose seed row lengths are closest to the row's: the paper's reason for
 //    sorting), half by the first column of their seed (partitions whose
 //    seeds read the same part of x, where the cache-line term c() can be
@@ -67,15 +70,17 @@ EntryCosts entry_costs(const Csr<T>& a, const BroAwareOptions& options) {
   EntryCosts e;
   e.bits.resize(a.col_idx.size());
   e.cache_line.resize(a.col_idx.size());
+  const index_t streams = options.threads_per_row;
 #pragma omp parallel for schedule(static)
   for (index_t row = 0; row < a.rows; ++row) {
-    index_t previous = -1;  // first delta = col + 1
-    for (index_t k = a.row_ptr[row]; k < a.row_ptr[row + 1]; ++k) {
+    const index_t begin = a.row_ptr[row];
+    for (index_t k = begin; k < a.row_ptr[row + 1]; ++k) {
       const index_t column = a.col_idx[k];
+      // The stream's previous column; its first delta is col + 1.
+      const index_t previous = k - begin >= streams ? a.col_idx[k - streams] : -1;
       e.bits[k] = static_cast<std::uint8_t>(bits_needed(static_cast<std::uint32_t>(column - previous)));
       e.cache_line[k] = static_cast<index_t>(static_cast<std::int64_t>(column) * sizeof(T) /
                                              options.cache_line_bytes);
-      previous = column;
     }
   }
   return e;
@@ -132,9 +137,12 @@ class KeySet {
 };
 
 // One partition (slice) of the cost model: d(S, j) per slice column, the
-// (j, cache line) pairs seen, and the two sums of equation 1.
+// (j, cache line) pairs seen, and the two sums of equation 1. Entry k of a
+// row is at slice column k / (streams per row).
 class SliceCost {
  public:
+  explicit SliceCost(index_t streams_per_row) : streams_per_row_(streams_per_row) {}
+
   // ceil(sum_j d / alpha) + sum_j c: equation 1 without the h/w factor.
   std::int64_t cost(int symbol_bits) const {
     return (total_bits_ + symbol_bits - 1) / symbol_bits + cache_lines_;
@@ -147,7 +155,7 @@ class SliceCost {
     const std::int64_t symbols = (total_bits_ + symbol_bits - 1) / symbol_bits;
     std::int64_t extra_bits = 0, new_lines = 0, rise = 0;
     for (index_t k = begin; k < end; ++k) {
-      const auto j = static_cast<std::size_t>(k - begin);
+      const auto j = static_cast<std::size_t>((k - begin) / streams_per_row_);
       const int width = j < widths_.size() ? widths_[j] : 0;
       if (e.bits[k] > width) extra_bits += e.bits[k] - width;
       if (!lines_.contains(key(j, e.cache_line[k]))) ++new_lines;
@@ -158,10 +166,10 @@ class SliceCost {
   }
 
   void add(const EntryCosts& e, index_t begin, index_t end) {
-    const auto length = static_cast<std::size_t>(end - begin);
-    if (widths_.size() < length) widths_.resize(length, 0);
+    const auto columns = static_cast<std::size_t>((end - begin + streams_per_row_ - 1) / streams_per_row_);
+    if (widths_.size() < columns) widths_.resize(columns, 0);
     for (index_t k = begin; k < end; ++k) {
-      const auto j = static_cast<std::size_t>(k - begin);
+      const auto j = static_cast<std::size_t>((k - begin) / streams_per_row_);
       if (e.bits[k] > widths_[j]) {
         total_bits_ += e.bits[k] - widths_[j];
         widths_[j] = e.bits[k];
@@ -186,6 +194,7 @@ class SliceCost {
     return (static_cast<std::uint64_t>(column) << 32) | static_cast<std::uint32_t>(line);
   }
 
+  index_t streams_per_row_;
   std::vector<std::uint8_t> widths_;
   KeySet lines_;
   std::int64_t total_bits_ = 0;
@@ -193,15 +202,22 @@ class SliceCost {
 };
 
 void check_options(const BroAwareOptions& o) {
+  const index_t t = o.threads_per_row;
+  const bool streams_fit = t >= 1 && t <= 32 && (t & (t - 1)) == 0 && o.slice_height >= 1 &&
+                           o.slice_height % t == 0;
   if (o.slice_height < 1 || o.warp_size < 1 || o.symbol_bits < 1 || o.symbol_bits > 64 ||
-      o.cache_line_bytes < 1 || o.candidates < 1)
+      o.cache_line_bytes < 1 || o.candidates < 1 || !streams_fit)
     throw InvalidArgument(
         "bar reordering: slice_height, warp_size, cache_line_bytes and candidates must be at "
-        "least 1 and symbol_bits in 1..64 (got h=" + std::to_string(o.slice_height) +
-        ", w=" + std::to_string(o.warp_size) + ", alpha=" + std::to_string(o.symbol_bits) +
-        ", line=" + std::to_string(o.cache_line_bytes) +
+        "least 1, symbol_bits in 1..64 and threads_per_row a power of two up to 32 that divides "
+        "slice_height (got h=" + std::to_string(o.slice_height) +
+        ", T=" + std::to_string(t) + ", w=" + std::to_string(o.warp_size) +
+        ", alpha=" + std::to_string(o.symbol_bits) + ", line=" + std::to_string(o.cache_line_bytes) +
         ", candidates=" + std::to_string(o.candidates) + ")");
 }
+
+// r = h/T: the rows of one slice.
+index_t rows_per_slice(const BroAwareOptions& o) { return o.slice_height / o.threads_per_row; }
 
 double slice_factor(const BroAwareOptions& o) {
   return static_cast<double>(o.slice_height) / o.warp_size;
@@ -211,9 +227,10 @@ template <class T>
 double cost_of_order(const Csr<T>& a, const EntryCosts& e, const std::vector<index_t>& row_order,
                      const BroAwareOptions& o) {
   std::int64_t total = 0;
-  for (index_t first = 0; first < a.rows; first += o.slice_height) {
-    SliceCost slice;
-    const index_t last = std::min<index_t>(a.rows, first + o.slice_height);
+  const index_t rows = rows_per_slice(o);
+  for (index_t first = 0; first < a.rows; first += rows) {
+    SliceCost slice(o.threads_per_row);
+    const index_t last = std::min<index_t>(a.rows, first + rows);
     for (index_t position = first; position < last; ++position) {
       const index_t row = row_order.empty() ? position : row_order[position];
       slice.add(e, a.row_ptr[row], a.row_ptr[row + 1]);
@@ -263,18 +280,18 @@ double bro_ell_cost(const Csr<T>& a, const std::vector<index_t>& row_order,
 template <class T>
 std::vector<index_t> bro_aware_row_order(const Csr<T>& a, const BroAwareOptions& options) {
   check_options(options);
-  const index_t m = a.rows, h = options.slice_height;
+  const index_t m = a.rows, r = rows_per_slice(options);
   std::vector<index_t> identity(static_cast<std::size_t>(m));
   std::iota(identity.begin(), identity.end(), 0);
   if (m == 0) return identity;
   const EntryCosts e = entry_costs(a, options);
 
-  // Algorithm 2, lines 2-6: rows by length; seeds h apart in that order.
+  // Algorithm 2, lines 2-6: rows by length; seeds r apart in that order.
   std::vector<index_t> sorted = identity;
   std::stable_sort(sorted.begin(), sorted.end(),
-                   [&a](index_t r, index_t s) { return a.row_length(r) < a.row_length(s); });
-  const index_t partitions = (m - 1) / h + 1;
-  std::vector<SliceCost> state(static_cast<std::size_t>(partitions));
+                   [&a](index_t one, index_t other) { return a.row_length(one) < a.row_length(other); });
+  const index_t partitions = (m - 1) / r + 1;
+  std::vector<SliceCost> state(static_cast<std::size_t>(partitions), SliceCost(options.threads_per_row));
   std::vector<std::vector<index_t>> members(static_cast<std::size_t>(partitions));
   // The open (non-full) partitions by seed position in the length order,
   // and by the first column of their seed (-1 for an empty row).
@@ -284,7 +301,7 @@ std::vector<index_t> bro_aware_row_order(const Csr<T>& a, const BroAwareOptions&
   using AnchorKey = std::pair<index_t, index_t>;  // (first column of the seed, partition)
   std::set<index_t> open_by_position;
   std::set<AnchorKey> open_by_anchor;
-  const auto capacity = [&](index_t t) { return t + 1 < partitions ? h : m - t * h; };
+  const auto capacity = [&](index_t t) { return t + 1 < partitions ? r : m - t * r; };
   const auto place = [&](index_t t, index_t row) {
     state[t].add(e, a.row_ptr[row], a.row_ptr[row + 1]);
     members[t].push_back(row);
@@ -295,7 +312,7 @@ std::vector<index_t> bro_aware_row_order(const Csr<T>& a, const BroAwareOptions&
     }
   };
   for (index_t t = 0; t < partitions; ++t) {
-    const index_t seed = sorted[static_cast<std::size_t>(t) * h];
+    const index_t seed = sorted[static_cast<std::size_t>(t) * r];
     open_by_position.insert(open_by_position.end(), t);
     open_by_anchor.insert({first_column(seed), t});
     place(t, seed);
@@ -306,11 +323,11 @@ std::vector<index_t> bro_aware_row_order(const Csr<T>& a, const BroAwareOptions&
   const index_t by_anchor = options.candidates - by_position;
   std::vector<index_t> candidates;
   for (index_t position = 0; position < m; ++position) {
-    if (position % h == 0) continue;  // a seed
+    if (position % r == 0) continue;  // a seed
     const index_t row = sorted[position];
     candidates.clear();
     add_nearest(
-        open_by_position, position / h, by_position,
+        open_by_position, position / r, by_position,
         [](index_t t, index_t home) { return std::abs(std::int64_t{t} - home); },
         [](index_t t) { return t; }, candidates);
     add_nearest(

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "core/backends.hpp"
 #include "cuda/csr_algorithm.hpp"
 #include "cuda/format_kernel.hpp"
 #include "spmv/error.hpp"
@@ -65,9 +66,5 @@ auto timed_build(double& seconds, Build build) {
   seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return built;
 }
-
-// Multiprocessors and resident threads of the current device (for the
-// ELLR-T model and the COO kernel's work split).
-GpuShape current_gpu_shape();
 
 }  // namespace spmv::detail

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "spmv/error.hpp"
+#include "spmv/formats/bro_ell.hpp"
 #include "spmv/io.hpp"
 #include "spmv/reorder.hpp"
 #include "spmv/stats.hpp"
@@ -250,11 +251,39 @@ TEST(Reorder, BarRegroupsTheShuffledRowsOfABand) {
 TEST(Reorder, BarNeverRaisesTheCostOnTheZoo) {
   for (const auto& [name, a] : test::matrix_zoo()) {
     for (index_t h : {32, 256}) {
-      BroAwareOptions options;
-      options.slice_height = h;
-      const std::vector<index_t> order = bro_aware_row_order(a, options);
-      EXPECT_LE(bro_ell_cost(a, order, options), bro_ell_cost(a, {}, options)) << name << " h=" << h;
+      for (index_t t : {1, 4}) {
+        BroAwareOptions options;
+        options.slice_height = h;
+        options.threads_per_row = t;
+        const std::vector<index_t> order = bro_aware_row_order(a, options);
+        EXPECT_LE(bro_ell_cost(a, order, options), bro_ell_cost(a, {}, options))
+            << name << " h=" << h << " T=" << t;
+      }
     }
+  }
+}
+
+// With every column in one cache line, c(S, j) is 1 per slice column, so Phi
+// is h/w times the sum over slices of (symbols per stream + slice columns):
+// the cost model must see the slices the BRO-ELL builder makes, for each
+// stream count T (T streams per row, h/T rows per slice, deltas within a stream).
+TEST(Reorder, BroEllCostCountsTheSlicesOfTheBroEllFormat) {
+  const Csr<double> a = interleaved_kinds(300);
+  for (index_t t : {1, 2, 4, 8}) {
+    BroEllOptions format;
+    format.slice_height = 32;
+    format.threads_per_row = t;
+    const BroEll<double> bro = bro_ell_from_csr(a, format);
+    double expected = 0;
+    for (index_t slice = 0; slice < bro.slices(); ++slice)
+      expected += (bro.symbol_offset[slice + 1] - bro.symbol_offset[slice]) / bro.slice_height +
+                  bro.slice_columns(slice);
+    BroAwareOptions options;
+    options.slice_height = 32;
+    options.threads_per_row = t;
+    options.warp_size = 32;
+    options.cache_line_bytes = 1 << 30;
+    EXPECT_DOUBLE_EQ(bro_ell_cost(a, {}, options), expected) << "T=" << t;
   }
 }
 
@@ -264,6 +293,11 @@ TEST(Reorder, BarRefusesBadOptions) {
   EXPECT_THROW(bro_aware_row_order(banded(10, 1), options), InvalidArgument);
   options = {};
   options.symbol_bits = 65;
+  EXPECT_THROW(bro_ell_cost(banded(10, 1), {}, options), InvalidArgument);
+  options = {};
+  options.threads_per_row = 3;  // not a power of two
+  EXPECT_THROW(bro_aware_row_order(banded(10, 1), options), InvalidArgument);
+  options.threads_per_row = 64;  // more streams per row than a warp
   EXPECT_THROW(bro_ell_cost(banded(10, 1), {}, options), InvalidArgument);
 }
 

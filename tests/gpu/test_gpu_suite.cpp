@@ -70,6 +70,8 @@ TEST(GpuMicro, EveryPartIsMeasured) {
   bool dense_at_full_density = false;
   for (const json& row : micro["crossover"]["rows"]) {
     EXPECT_NE(row["status"], "FAILED") << row.dump();
+    // An SpMM kernel's apply() runs the default SpMV kernel: no row may carry its name.
+    EXPECT_NE(row["kernel"].get<std::string>().rfind("spmm-", 0), 0u) << row.dump();
     if (row["kernel"] == "dense-cublas" && row["density"] == 1.0 && row["status"] == "ok")
       dense_at_full_density = row["verified"].get<bool>();
   }

@@ -4,12 +4,15 @@
 // it through its own small pinned buffers, one thread copying. Here the
 // host side copies into two pinned chunks with all OpenMP threads while the
 // DMA engine drains the other chunk, so a large upload runs near the
-// link's rate. The chunks are allocated once per process (pinning is slow)
-// and shared under a lock; small copies go straight through the driver.
+// link's rate. The chunks are allocated once per process and device
+// (pinning is slow) and shared under a lock; small copies go straight
+// through the driver.
 #include <omp.h>
 
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <memory>
 #include <mutex>
 
 #include "cuda/cuda_check.hpp"
@@ -39,9 +42,17 @@ struct Staging {
   }
 };
 
+// One per device (its events belong to the device current when made),
+// created on first use there.
 Staging& staging() {
-  static Staging shared;
-  return shared;
+  static std::mutex mutex;
+  static std::map<int, std::unique_ptr<Staging>> by_device;
+  int device = 0;
+  SPMV_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> hold(mutex);
+  std::unique_ptr<Staging>& shared = by_device[device];
+  if (!shared) shared = std::make_unique<Staging>();
+  return *shared;
 }
 
 }  // namespace

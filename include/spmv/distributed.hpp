@@ -1,0 +1,186 @@
+// Distributed SpMV: A split by rows into P parts, each part multiplied by its
+// own Operator (its own plan: format and kernel chosen for its rows).
+//
+//   Partition parts = partition_nonzeros(a, 4);           // PCSR-II (He & Gao 2016)
+//   auto op = make_distributed_operator(a, parts, {});    // cpu backend, halo exchange
+//   op->apply(x, y);                                      // y = A x, global host vectors
+//
+// Layout (PETSc's MPIAIJ): part p owns rows [row_offsets[p], row_offsets[p+1])
+// of A and y, and the entries [column_offsets[p], column_offsets[p+1]) of x.
+// For a square matrix the column offsets are the row offsets; for a
+// rectangular one the columns are split into equal counts (a part may own no
+// entry of x when P > cols).
+//
+// Exchange of x before the product:
+//   allgather  (the paper's PCSR with communication): every part receives
+//              every other part's x and multiplies its whole row block.
+//   halo       each part's rows are split into the block on its own columns
+//              (local, columns renumbered from 0) and the block on other
+//              parts' columns (remote, its columns renumbered compactly in
+//              ascending global order: the ghost vector). Send and receive
+//              lists built here say which of its x entries each part sends to
+//              whom; the local product overlaps the exchange, and the remote
+//              block is multiplied once the ghosts have arrived.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spmv/matrix.hpp"
+#include "spmv/operator.hpp"
+
+namespace spmv {
+
+enum class PartitionMethod {
+  rows,      // PCSR-I: equal numbers of rows
+  nonzeros,  // PCSR-II: equal numbers of non-zeros (each part at least one row)
+};
+enum class Exchange { allgather, halo };
+
+const char* to_string(PartitionMethod method);
+const char* to_string(Exchange exchange);
+PartitionMethod partition_method_from_string(const std::string& name);  // throws InvalidArgument
+Exchange exchange_from_string(const std::string& name);                  // throws InvalidArgument
+
+struct Partition {
+  std::vector<index_t> row_offsets;     // P + 1 entries, 0 .. rows, strictly increasing
+  std::vector<index_t> column_offsets;  // P + 1 entries, 0 .. cols, non-decreasing
+  int parts() const { return static_cast<int>(row_offsets.size()) - 1; }
+};
+
+// Throw InvalidArgument for parts < 1 and for parts > rows (every part needs
+// a row), naming both numbers.
+template <class T>
+Partition partition_rows(const Csr<T>& a, int parts);
+template <class T>
+Partition partition_nonzeros(const Csr<T>& a, int parts);
+template <class T>
+Partition partition(const Csr<T>& a, PartitionMethod method, int parts);
+// A partition of the caller's row boundaries (columns as described above);
+// throws InvalidArgument naming the first empty or out-of-order part.
+Partition partition_from_row_offsets(index_t rows, index_t cols, std::vector<index_t> row_offsets);
+
+// The entries of the sender's x slice (indices local to its slice) that go to
+// part `to`, in the order the receiver stores them.
+struct HaloSend {
+  int to = 0;
+  std::vector<index_t> local_columns;
+};
+// Where the entries from part `from` land in the receiver's ghost vector.
+struct HaloReceive {
+  int from = 0;
+  index_t offset = 0;
+  index_t count = 0;
+};
+
+// One part's share of A and its exchange lists.
+template <class T>
+struct PartMatrices {
+  index_t row_begin = 0, row_end = 0;        // its rows of A and entries of y
+  index_t column_begin = 0, column_end = 0;  // its entries of x
+  Csr<T> local;   // rows x own columns (halo)
+  Csr<T> remote;  // rows x ghost columns (halo)
+  Csr<T> block;   // rows x all columns (allgather)
+  std::vector<index_t> ghost_columns;  // global column of each ghost entry, ascending (halo)
+  std::vector<HaloSend> sends;         // halo, by receiving part
+  std::vector<HaloReceive> receives;   // halo, by sending part
+};
+
+// Splits `a` by the partition for the exchange (halo: local, remote, ghosts
+// and the lists; allgather: the row block with its global columns).
+template <class T>
+std::vector<PartMatrices<T>> split_into_parts(const Csr<T>& a, const Partition& partition, Exchange exchange);
+
+// Bytes of x each part receives and sends per product, and messages.
+struct ExchangeVolume {
+  std::vector<std::size_t> received_bytes;
+  std::vector<std::size_t> sent_bytes;
+  std::vector<int> messages_received;
+  std::size_t packed_bytes = 0;  // halo: x entries gathered into send buffers first (all parts)
+  std::size_t total_bytes() const;  // received by all parts
+};
+template <class T>
+ExchangeVolume exchange_volume(const std::vector<PartMatrices<T>>& parts, Exchange exchange);
+
+// The exchange model. Each part on its own device behind a link of
+// `link_gbs` GB/s each way: the exchange takes as long as the busiest part's
+// larger direction, max_p max(sent_p, received_p) / link. All parts on one
+// device: every byte is read and written in the same device memory at the
+// device's copy bandwidth (read + write, DeviceProperties), one copy after
+// the other, the halo's packing pass included:
+// 2 * (total + packed) / copy_bandwidth. Bandwidth terms only: per-message
+// latency is left out (and dominates small halos).
+double predicted_exchange_seconds_on_links(const ExchangeVolume& volume, double link_gbs);
+double predicted_exchange_seconds_on_one_device(const ExchangeVolume& volume, double copy_bandwidth_gbs);
+
+struct DistributedOptions {
+  // Options of every part's plan: backend (cpu, reference, cuda, cusparse),
+  // kernel (empty: each part's own choice), precision-independent settings.
+  PlanOptions part_options;
+  Exchange exchange = Exchange::halo;
+  // The CUDA device of part p is devices[p % devices.size()]; empty: every
+  // part on part_options.device. Several parts may share a device (the
+  // exchange is then device-to-device copies).
+  std::vector<int> devices;
+};
+
+template <class T>
+class DistributedOperator {
+ public:
+  virtual ~DistributedOperator() = default;
+  DistributedOperator(const DistributedOperator&) = delete;
+  DistributedOperator& operator=(const DistributedOperator&) = delete;
+
+  index_t rows() const { return rows_; }
+  index_t cols() const { return cols_; }
+  int parts() const { return partition_.parts(); }
+  const Partition& partition() const { return partition_; }
+  Exchange exchange_kind() const { return exchange_; }
+  const ExchangeVolume& volume() const { return volume_; }
+
+  // y = alpha A x + beta y on global host vectors: scatters x (and y when
+  // beta != 0) to the parts, runs, gathers y. With beta == 0 y is not read.
+  void apply(const T* x, T* y, T alpha = T(1), T beta = T(0)) {
+    load_x(x);
+    if (beta != T(0)) load_y(y);
+    run(alpha, beta);
+    store_y(y);
+  }
+
+  // The steps, on vectors resident in the parts (what a solver iterates and
+  // what the benchmark times). Each returns once its work has completed.
+  virtual void load_x(const T* x) = 0;  // each part takes its slice of global x
+  virtual void load_y(const T* y) = 0;
+  virtual void store_y(T* y) = 0;       // each part's slice into global y
+  virtual void exchange() = 0;          // x entries to the parts that need them
+  // Part p's product alone (x exchanged before): y_p = alpha A_p x + beta y_p.
+  virtual void multiply_part(int part, T alpha, T beta) = 0;
+  // The exchange and every part's product, overlapped where the backend can.
+  virtual void run(T alpha, T beta) = 0;
+
+  // Each part's operators: allgather one (its row block), halo the local
+  // block's then the remote block's (absent when the part has no ghosts).
+  virtual std::vector<std::vector<OperatorDescription>> describe_parts() const = 0;
+
+ protected:
+  DistributedOperator(index_t rows, index_t cols, Partition partition, Exchange exchange, ExchangeVolume volume)
+      : rows_(rows), cols_(cols), partition_(std::move(partition)), exchange_(exchange), volume_(std::move(volume)) {}
+
+ private:
+  index_t rows_;
+  index_t cols_;
+  Partition partition_;
+  Exchange exchange_;
+  ExchangeVolume volume_;
+};
+
+// Plans every part (its own plan through make_plan/make_operator) and makes
+// the exchange buffers. Throws what plan() throws, and InvalidArgument when
+// the partition does not fit `a`.
+template <class T>
+std::unique_ptr<DistributedOperator<T>> make_distributed_operator(const Csr<T>& a, const Partition& partition,
+                                                                  const DistributedOptions& options = {});
+
+}  // namespace spmv

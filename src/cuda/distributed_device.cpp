@@ -1,0 +1,257 @@
+// The distributed operator's parts on CUDA devices (distributed.hpp). Each
+// part lives on its device (several parts may share one) with two streams:
+// its products run on the compute stream, the x entries it receives arrive on
+// its exchange stream. One run():
+//   every part q, compute stream: gather its send lists from x_q into one
+//       send buffer (halo), then event packed_q;
+//   every part p, exchange stream: wait for packed_q of each sender, copy each
+//       run of ghosts (cudaMemcpyPeerAsync: a device copy on one device, a
+//       peer copy between devices), then event received_p;
+//   every part p, compute stream: the local block's product (overlapping the
+//       exchange), wait for received_p, the remote block's product with beta 1.
+// All-gather: the exchange stream copies every other part's slice of x into
+// the part's whole x, and the compute stream multiplies the row block after it.
+#include "cuda/cuda_check.hpp"
+#include "cuda/device_buffer.hpp"
+#include "cuda/device_scope.hpp"
+#include "cuda/permute_vectors.hpp"
+#include "multi/part_operators.hpp"
+#include "spmv/error.hpp"
+
+namespace spmv::detail {
+
+namespace {
+
+class Stream {
+ public:
+  Stream() { SPMV_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~Stream() { cudaStreamDestroy(stream_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return stream_; }
+  void synchronize() const { SPMV_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+class Event {
+ public:
+  Event() { SPMV_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
+  ~Event() { cudaEventDestroy(event_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+// One part's device state, made on its device.
+template <class T>
+struct DevicePart {
+  int device;
+  Stream compute, exchange;
+  Event packed, received;
+  PartOperators<T> ops;
+  DeviceBuffer<T> x;       // halo: the part's slice; allgather: all of x
+  DeviceBuffer<T> ghosts;  // halo
+  DeviceBuffer<T> y;
+  DeviceBuffer<index_t> send_columns;  // every send list, concatenated
+  DeviceBuffer<T> send_buffer;         // the packed entries, in the same order
+  std::vector<index_t> send_offsets;   // where each HaloSend starts in both
+
+  DevicePart(int device_, const PartMatrices<T>& part, index_t cols, const DistributedOptions& options)
+      : device(device_) {
+    const bool allgather = options.exchange == Exchange::allgather;
+    x = DeviceBuffer<T>(allgather ? cols : part.column_end - part.column_begin, "distributed part x");
+    ghosts = DeviceBuffer<T>(part.ghost_columns.size(), "distributed part ghosts");
+    y = DeviceBuffer<T>(part.row_end - part.row_begin, "distributed part y");
+    std::vector<index_t> columns;
+    for (const HaloSend& send : part.sends) {
+      send_offsets.push_back(static_cast<index_t>(columns.size()));
+      columns.insert(columns.end(), send.local_columns.begin(), send.local_columns.end());
+    }
+    send_columns = DeviceBuffer<index_t>(columns, "distributed part send lists");
+    send_buffer = DeviceBuffer<T>(columns.size(), "distributed part send buffer");
+    PlanOptions part_options = options.part_options;
+    part_options.device = device;
+    part_options.stream = compute.get();
+    ops = plan_part(part, options.exchange, part_options);
+  }
+};
+
+template <class T>
+class DeviceDistributedOperator final : public DistributedOperator<T> {
+ public:
+  DeviceDistributedOperator(index_t rows, index_t cols, const Partition& partition, std::vector<PartMatrices<T>> parts,
+                            const DistributedOptions& options)
+      : DistributedOperator<T>(rows, cols, partition, options.exchange, exchange_volume(parts, options.exchange)),
+        layout_(std::move(parts)) {
+    for (int p = 0; p < this->parts(); ++p) {
+      const int device = options.devices.empty() ? options.part_options.device
+                                                 : options.devices[p % options.devices.size()];
+      const DeviceScope on_device(device);
+      parts_.push_back(std::make_unique<DevicePart<T>>(device, layout_[p], cols, options));
+    }
+    for (int p = 0; p < this->parts(); ++p) {  // the plans' uploads went on other streams
+      const DeviceScope on_device(parts_[p]->device);
+      SPMV_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+  }
+
+  ~DeviceDistributedOperator() override {
+    for (auto& part : parts_) {  // streams, events, handles and memory freed on their device
+      const DeviceScope on_device(part->device);
+      part.reset();
+    }
+  }
+  DeviceDistributedOperator(const DeviceDistributedOperator&) = delete;
+  DeviceDistributedOperator& operator=(const DeviceDistributedOperator&) = delete;
+
+  void load_x(const T* x) override {
+    for (int p = 0; p < this->parts(); ++p) {
+      const PartMatrices<T>& part = layout_[p];
+      const std::size_t offset = this->exchange_kind() == Exchange::allgather ? part.column_begin : 0;
+      copy_slice(p, parts_[p]->x.data() + offset, x + part.column_begin, part.column_end - part.column_begin,
+                 cudaMemcpyHostToDevice);
+    }
+  }
+  void load_y(const T* y) override {
+    for (int p = 0; p < this->parts(); ++p)
+      copy_slice(p, parts_[p]->y.data(), y + layout_[p].row_begin, layout_[p].row_end - layout_[p].row_begin,
+                 cudaMemcpyHostToDevice);
+  }
+  void store_y(T* y) override {
+    for (int p = 0; p < this->parts(); ++p)
+      copy_slice(p, y + layout_[p].row_begin, parts_[p]->y.data(), layout_[p].row_end - layout_[p].row_begin,
+                 cudaMemcpyDeviceToHost);
+  }
+
+  void exchange() override {
+    queue_exchange();
+    for (auto& part : parts_) {
+      const DeviceScope on_device(part->device);
+      part->exchange.synchronize();
+    }
+  }
+
+  void multiply_part(int p, T alpha, T beta) override {
+    DevicePart<T>& part = *parts_.at(p);
+    const DeviceScope on_device(part.device);
+    queue_products(part, alpha, beta, false);
+    part.compute.synchronize();
+  }
+
+  void run(T alpha, T beta) override {
+    queue_exchange();
+    for (auto& part : parts_) {
+      const DeviceScope on_device(part->device);
+      queue_products(*part, alpha, beta, true);
+    }
+    for (auto& part : parts_) {
+      const DeviceScope on_device(part->device);
+      part->compute.synchronize();
+    }
+  }
+
+  std::vector<std::vector<OperatorDescription>> describe_parts() const override {
+    std::vector<std::vector<OperatorDescription>> descriptions;
+    for (const auto& part : parts_) descriptions.push_back(part->ops.describe());
+    return descriptions;
+  }
+
+ private:
+  void copy_slice(int p, T* to, const T* from, index_t count, cudaMemcpyKind kind) {
+    if (count == 0) return;
+    const DeviceScope on_device(parts_[p]->device);
+    SPMV_CUDA_CHECK(cudaMemcpy(to, from, static_cast<std::size_t>(count) * sizeof(T), kind));
+  }
+
+  // Queues the packing, the copies and each receiver's `received` event.
+  void queue_exchange() {
+    const int count = this->parts();
+    const bool allgather = this->exchange_kind() == Exchange::allgather;
+    for (int q = 0; q < count; ++q) {
+      DevicePart<T>& sender = *parts_[q];
+      const DeviceScope on_device(sender.device);
+      if (!allgather && sender.send_columns.size() > 0)
+        gather_rows(sender.send_columns.data(), static_cast<index_t>(sender.send_columns.size()), 1,
+                    Layout::row_major, sender.x.data(), sender.send_buffer.data(), sender.compute.get());
+      SPMV_CUDA_CHECK(cudaEventRecord(sender.packed.get(), sender.compute.get()));
+    }
+    for (int p = 0; p < count; ++p) {
+      DevicePart<T>& receiver = *parts_[p];
+      const DeviceScope on_device(receiver.device);
+      const cudaStream_t stream = receiver.exchange.get();
+      if (allgather) {
+        for (int q = 0; q < count; ++q) {
+          if (q == p) continue;
+          const PartMatrices<T>& owner = layout_[q];
+          SPMV_CUDA_CHECK(cudaStreamWaitEvent(stream, parts_[q]->packed.get(), 0));
+          copy_between(receiver.x.data() + owner.column_begin, receiver.device,
+                       parts_[q]->x.data() + owner.column_begin, parts_[q]->device,
+                       owner.column_end - owner.column_begin, stream);
+        }
+      } else {
+        for (const HaloReceive& receive : layout_[p].receives) {
+          DevicePart<T>& sender = *parts_[receive.from];
+          SPMV_CUDA_CHECK(cudaStreamWaitEvent(stream, sender.packed.get(), 0));
+          const index_t offset = sender.send_offsets[send_index(receive.from, p)];
+          copy_between(receiver.ghosts.data() + receive.offset, receiver.device, sender.send_buffer.data() + offset,
+                       sender.device, receive.count, stream);
+        }
+      }
+      SPMV_CUDA_CHECK(cudaEventRecord(receiver.received.get(), stream));
+    }
+  }
+
+  static void copy_between(T* to, int to_device, const T* from, int from_device, index_t count, cudaStream_t stream) {
+    if (count == 0) return;
+    SPMV_CUDA_CHECK(cudaMemcpyPeerAsync(to, to_device, from, from_device, static_cast<std::size_t>(count) * sizeof(T),
+                                        stream));
+  }
+
+  // The part's products on its compute stream (its device current); with
+  // `after_exchange` the products that read received entries wait for them.
+  void queue_products(DevicePart<T>& part, T alpha, T beta, bool after_exchange) {
+    const cudaStream_t stream = part.compute.get();
+    if (part.ops.block) {
+      if (after_exchange) SPMV_CUDA_CHECK(cudaStreamWaitEvent(stream, part.received.get(), 0));
+      part.ops.block->apply(part.x.data(), part.y.data(), alpha, beta);
+      return;
+    }
+    part.ops.local->apply(part.x.data(), part.y.data(), alpha, beta);
+    if (!part.ops.remote) return;
+    if (after_exchange) SPMV_CUDA_CHECK(cudaStreamWaitEvent(stream, part.received.get(), 0));
+    part.ops.remote->apply(part.ghosts.data(), part.y.data(), alpha, T(1));
+  }
+
+  std::size_t send_index(int from, int to) const {
+    const auto& sends = layout_[from].sends;
+    for (std::size_t s = 0; s < sends.size(); ++s)
+      if (sends[s].to == to) return s;
+    throw InvalidArgument("internal: part " + std::to_string(from) + " has no send list for part " +
+                          std::to_string(to));
+  }
+
+  std::vector<PartMatrices<T>> layout_;
+  std::vector<std::unique_ptr<DevicePart<T>>> parts_;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<DistributedOperator<T>> make_device_distributed_operator(index_t rows, index_t cols,
+                                                                         const Partition& partition,
+                                                                         std::vector<PartMatrices<T>> parts,
+                                                                         const DistributedOptions& options) {
+  return std::make_unique<DeviceDistributedOperator<T>>(rows, cols, partition, std::move(parts), options);
+}
+
+template std::unique_ptr<DistributedOperator<float>> make_device_distributed_operator(
+    index_t, index_t, const Partition&, std::vector<PartMatrices<float>>, const DistributedOptions&);
+template std::unique_ptr<DistributedOperator<double>> make_device_distributed_operator(
+    index_t, index_t, const Partition&, std::vector<PartMatrices<double>>, const DistributedOptions&);
+
+}  // namespace spmv::detail

@@ -1,0 +1,143 @@
+// The distributed operator's factory and its host parts (cpu and reference
+// backends): every part's vectors in host memory, the exchange as copies
+// between them in the order an MPI rank would do it (pack each send list,
+// then each receiver copies its runs of ghosts), the parts' products one
+// after the other (each uses every core through its own cpu operator).
+#include <algorithm>
+#include <string>
+
+#include "multi/part_operators.hpp"
+#include "spmv/error.hpp"
+
+namespace spmv {
+
+namespace {
+
+template <class T>
+class HostDistributedOperator final : public DistributedOperator<T> {
+ public:
+  HostDistributedOperator(index_t rows, index_t cols, const Partition& partition, std::vector<PartMatrices<T>> parts,
+                          const DistributedOptions& options)
+      : DistributedOperator<T>(rows, cols, partition, options.exchange, exchange_volume(parts, options.exchange)),
+        layout_(std::move(parts)) {
+    const bool allgather = options.exchange == Exchange::allgather;
+    for (const PartMatrices<T>& part : layout_) {
+      HostPart state;
+      state.ops = detail::plan_part(part, options.exchange, options.part_options);
+      state.x.assign(allgather ? cols : part.column_end - part.column_begin, T(0));
+      state.ghosts.assign(part.ghost_columns.size(), T(0));
+      state.y.assign(part.row_end - part.row_begin, T(0));
+      for (const HaloSend& send : part.sends) state.send_buffers.emplace_back(send.local_columns.size());
+      parts_.push_back(std::move(state));
+    }
+  }
+
+  void load_x(const T* x) override {
+    for (int p = 0; p < this->parts(); ++p) {
+      const PartMatrices<T>& part = layout_[p];
+      T* own = parts_[p].x.data() + (this->exchange_kind() == Exchange::allgather ? part.column_begin : 0);
+      std::copy(x + part.column_begin, x + part.column_end, own);
+    }
+  }
+  void load_y(const T* y) override {
+    for (int p = 0; p < this->parts(); ++p)
+      std::copy(y + layout_[p].row_begin, y + layout_[p].row_end, parts_[p].y.begin());
+  }
+  void store_y(T* y) override {
+    for (int p = 0; p < this->parts(); ++p) std::copy(parts_[p].y.begin(), parts_[p].y.end(), y + layout_[p].row_begin);
+  }
+
+  void exchange() override {
+    const int count = this->parts();
+    if (this->exchange_kind() == Exchange::allgather) {
+      for (int p = 0; p < count; ++p)
+        for (int q = 0; q < count; ++q)
+          if (q != p)
+            std::copy(parts_[q].x.begin() + layout_[q].column_begin, parts_[q].x.begin() + layout_[q].column_end,
+                      parts_[p].x.begin() + layout_[q].column_begin);
+      return;
+    }
+    for (int q = 0; q < count; ++q)
+      for (std::size_t s = 0; s < layout_[q].sends.size(); ++s) {
+        const std::vector<index_t>& columns = layout_[q].sends[s].local_columns;
+        std::vector<T>& buffer = parts_[q].send_buffers[s];
+        for (std::size_t i = 0; i < columns.size(); ++i) buffer[i] = parts_[q].x[columns[i]];
+      }
+    for (int p = 0; p < count; ++p)
+      for (const HaloReceive& receive : layout_[p].receives) {
+        const std::vector<T>& buffer = parts_[receive.from].send_buffers[send_index(receive.from, p)];
+        std::copy(buffer.begin(), buffer.end(), parts_[p].ghosts.begin() + receive.offset);
+      }
+  }
+
+  void multiply_part(int p, T alpha, T beta) override {
+    HostPart& part = parts_.at(p);
+    if (part.ops.block) {
+      part.ops.block->apply(part.x.data(), part.y.data(), alpha, beta);
+      return;
+    }
+    part.ops.local->apply(part.x.data(), part.y.data(), alpha, beta);
+    if (part.ops.remote) part.ops.remote->apply(part.ghosts.data(), part.y.data(), alpha, T(1));
+  }
+
+  void run(T alpha, T beta) override {
+    exchange();
+    for (int p = 0; p < this->parts(); ++p) multiply_part(p, alpha, beta);
+  }
+
+  std::vector<std::vector<OperatorDescription>> describe_parts() const override {
+    std::vector<std::vector<OperatorDescription>> descriptions;
+    for (const HostPart& part : parts_) descriptions.push_back(part.ops.describe());
+    return descriptions;
+  }
+
+ private:
+  struct HostPart {
+    detail::PartOperators<T> ops;
+    std::vector<T> x;       // halo: the part's slice of x; allgather: all of x
+    std::vector<T> ghosts;  // halo: the entries of other parts it reads
+    std::vector<T> y;
+    std::vector<std::vector<T>> send_buffers;  // one per HaloSend
+  };
+
+  std::size_t send_index(int from, int to) const {
+    const auto& sends = layout_[from].sends;
+    return static_cast<std::size_t>(
+        std::find_if(sends.begin(), sends.end(), [&](const HaloSend& s) { return s.to == to; }) - sends.begin());
+  }
+
+  std::vector<PartMatrices<T>> layout_;
+  std::vector<HostPart> parts_;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<DistributedOperator<T>> make_distributed_operator(const Csr<T>& a, const Partition& partition,
+                                                                  const DistributedOptions& options) {
+  std::vector<PartMatrices<T>> parts = split_into_parts(a, partition, options.exchange);
+  switch (options.part_options.backend) {
+    case Backend::reference:
+    case Backend::cpu:
+      return std::make_unique<HostDistributedOperator<T>>(a.rows, a.cols, partition, std::move(parts), options);
+    case Backend::cuda:
+    case Backend::cusparse:
+#ifdef SPMV_HAVE_CUDA
+      if (!cuda_available())
+        throw Unavailable(std::string("backend '") + to_string(options.part_options.backend) +
+                          "' needs a CUDA device and none was found");
+      return detail::make_device_distributed_operator(a.rows, a.cols, partition, std::move(parts), options);
+#else
+      throw Unavailable(std::string("backend '") + to_string(options.part_options.backend) +
+                        "' is not in this build (configured without CUDA)");
+#endif
+  }
+  throw InvalidArgument("unknown backend");
+}
+
+template std::unique_ptr<DistributedOperator<float>> make_distributed_operator(const Csr<float>&, const Partition&,
+                                                                               const DistributedOptions&);
+template std::unique_ptr<DistributedOperator<double>> make_distributed_operator(const Csr<double>&, const Partition&,
+                                                                                const DistributedOptions&);
+
+}  // namespace spmv

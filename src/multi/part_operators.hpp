@@ -1,0 +1,47 @@
+// Internal: the operators of one part of a distributed operator, each planned
+// on its own through the public plan(), and the factory of the device parts.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "spmv/distributed.hpp"
+
+namespace spmv::detail {
+
+template <class T>
+struct PartOperators {
+  std::unique_ptr<Operator<T>> block;   // allgather: the row block on all columns
+  std::unique_ptr<Operator<T>> local;   // halo: the block on the part's own columns
+  std::unique_ptr<Operator<T>> remote;  // halo: the block on its ghosts (null without ghosts)
+
+  std::vector<OperatorDescription> describe() const {
+    std::vector<OperatorDescription> descriptions;
+    for (const auto* op : {block.get(), local.get(), remote.get()})
+      if (op) descriptions.push_back(op->describe());
+    return descriptions;
+  }
+};
+
+template <class T>
+PartOperators<T> plan_part(const PartMatrices<T>& part, Exchange exchange, const PlanOptions& options) {
+  PartOperators<T> ops;
+  if (exchange == Exchange::allgather) {
+    ops.block = plan(part.block, options);
+  } else {
+    ops.local = plan(part.local, options);
+    if (!part.ghost_columns.empty()) ops.remote = plan(part.remote, options);
+  }
+  return ops;
+}
+
+#ifdef SPMV_HAVE_CUDA
+// Parts on CUDA devices (src/cuda/distributed_device.cpp).
+template <class T>
+std::unique_ptr<DistributedOperator<T>> make_device_distributed_operator(index_t rows, index_t cols,
+                                                                         const Partition& partition,
+                                                                         std::vector<PartMatrices<T>> parts,
+                                                                         const DistributedOptions& options);
+#endif
+
+}  // namespace spmv::detail

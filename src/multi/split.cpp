@@ -1,0 +1,150 @@
+// Splitting A into its parts' blocks (PETSc-style local/remote for the halo
+// exchange, the whole row block for the all-gather), the send and receive
+// lists, and the exchange's byte count and model (distributed.hpp).
+#include <algorithm>
+#include <string>
+
+#include "spmv/distributed.hpp"
+#include "spmv/error.hpp"
+
+namespace spmv {
+
+namespace {
+
+// The part owning global column c (column ranges may be empty).
+int column_owner(const Partition& partition, index_t c) {
+  const auto& offsets = partition.column_offsets;
+  return static_cast<int>(std::upper_bound(offsets.begin(), offsets.end(), c) - offsets.begin()) - 1;
+}
+
+void check_fits(const Partition& partition, index_t rows, index_t cols) {
+  const int parts = partition.parts();
+  if (parts < 1 || static_cast<int>(partition.column_offsets.size()) != parts + 1 ||
+      partition.row_offsets.back() != rows || partition.column_offsets.back() != cols)
+    throw InvalidArgument("the partition (" + std::to_string(parts) + " parts of " +
+                          std::to_string(partition.row_offsets.empty() ? 0 : partition.row_offsets.back()) +
+                          " rows) does not fit a " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
+}
+
+// Rows [begin, end) of `a` with the columns `keep` accepts, renumbered by `column_of`.
+template <class T, class Keep, class ColumnOf>
+Csr<T> row_block(const Csr<T>& a, index_t begin, index_t end, index_t cols, Keep keep, ColumnOf column_of) {
+  Csr<T> block;
+  block.rows = end - begin;
+  block.cols = cols;
+  for (index_t r = begin; r < end; ++r) {
+    for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+      if (!keep(a.col_idx[k])) continue;
+      block.col_idx.push_back(column_of(a.col_idx[k]));
+      block.values.push_back(a.values[k]);
+    }
+    block.row_ptr.push_back(static_cast<index_t>(block.col_idx.size()));
+  }
+  return block;
+}
+
+}  // namespace
+
+template <class T>
+std::vector<PartMatrices<T>> split_into_parts(const Csr<T>& a, const Partition& partition, Exchange exchange) {
+  check_fits(partition, a.rows, a.cols);
+  const int parts = partition.parts();
+  std::vector<PartMatrices<T>> result(parts);
+  for (int p = 0; p < parts; ++p) {
+    PartMatrices<T>& part = result[p];
+    part.row_begin = partition.row_offsets[p];
+    part.row_end = partition.row_offsets[p + 1];
+    part.column_begin = partition.column_offsets[p];
+    part.column_end = partition.column_offsets[p + 1];
+    const index_t first = part.column_begin, last = part.column_end;
+    if (exchange == Exchange::allgather) {
+      part.block = row_block(a, part.row_begin, part.row_end, a.cols, [](index_t) { return true; },
+                             [](index_t c) { return c; });
+      continue;
+    }
+    const auto own = [&](index_t c) { return c >= first && c < last; };
+    part.local = row_block(a, part.row_begin, part.row_end, last - first, own, [&](index_t c) { return c - first; });
+    for (index_t k = a.row_ptr[part.row_begin]; k < a.row_ptr[part.row_end]; ++k)
+      if (!own(a.col_idx[k])) part.ghost_columns.push_back(a.col_idx[k]);
+    std::sort(part.ghost_columns.begin(), part.ghost_columns.end());
+    part.ghost_columns.erase(std::unique(part.ghost_columns.begin(), part.ghost_columns.end()),
+                             part.ghost_columns.end());
+    const auto& ghosts = part.ghost_columns;
+    part.remote = row_block(a, part.row_begin, part.row_end, static_cast<index_t>(ghosts.size()),
+                            [&](index_t c) { return !own(c); }, [&](index_t c) {
+                              return static_cast<index_t>(std::lower_bound(ghosts.begin(), ghosts.end(), c) -
+                                                          ghosts.begin());
+                            });
+    // Ghosts ascend, so each owner's are one run: one receive per owner.
+    for (std::size_t g = 0; g < ghosts.size();) {
+      const int owner = column_owner(partition, ghosts[g]);
+      std::size_t end = g;
+      while (end < ghosts.size() && ghosts[end] < partition.column_offsets[owner + 1]) ++end;
+      part.receives.push_back({owner, static_cast<index_t>(g), static_cast<index_t>(end - g)});
+      g = end;
+    }
+  }
+  // The senders' lists mirror the receivers'.
+  for (int p = 0; p < parts; ++p) {
+    for (const HaloReceive& receive : result[p].receives) {
+      PartMatrices<T>& sender = result[receive.from];
+      HaloSend send{p, {}};
+      for (index_t g = receive.offset; g < receive.offset + receive.count; ++g)
+        send.local_columns.push_back(result[p].ghost_columns[g] - sender.column_begin);
+      sender.sends.push_back(std::move(send));
+    }
+  }
+  return result;
+}
+
+std::size_t ExchangeVolume::total_bytes() const {
+  std::size_t total = 0;
+  for (const std::size_t bytes : received_bytes) total += bytes;
+  return total;
+}
+
+template <class T>
+ExchangeVolume exchange_volume(const std::vector<PartMatrices<T>>& parts, Exchange exchange) {
+  const int count = static_cast<int>(parts.size());
+  ExchangeVolume volume;
+  volume.received_bytes.assign(count, 0);
+  volume.sent_bytes.assign(count, 0);
+  volume.messages_received.assign(count, 0);
+  for (int p = 0; p < count; ++p) {
+    if (exchange == Exchange::allgather) {
+      // Every other part's slice in, this part's slice out to every other part.
+      const std::size_t own = static_cast<std::size_t>(parts[p].column_end - parts[p].column_begin);
+      const std::size_t all = static_cast<std::size_t>(parts.back().column_end);
+      volume.received_bytes[p] = (all - own) * sizeof(T);
+      volume.sent_bytes[p] = own * (count - 1) * sizeof(T);
+      volume.messages_received[p] = count - 1;
+      continue;
+    }
+    for (const HaloReceive& receive : parts[p].receives) {
+      volume.received_bytes[p] += static_cast<std::size_t>(receive.count) * sizeof(T);
+      ++volume.messages_received[p];
+    }
+    for (const HaloSend& send : parts[p].sends) volume.sent_bytes[p] += send.local_columns.size() * sizeof(T);
+    volume.packed_bytes += volume.sent_bytes[p];
+  }
+  return volume;
+}
+
+double predicted_exchange_seconds_on_links(const ExchangeVolume& volume, double link_gbs) {
+  std::size_t busiest = 0;
+  for (std::size_t p = 0; p < volume.received_bytes.size(); ++p)
+    busiest = std::max({busiest, volume.received_bytes[p], volume.sent_bytes[p]});
+  return static_cast<double>(busiest) / (link_gbs * 1e9);
+}
+
+double predicted_exchange_seconds_on_one_device(const ExchangeVolume& volume, double copy_bandwidth_gbs) {
+  return 2.0 * static_cast<double>(volume.total_bytes() + volume.packed_bytes) / (copy_bandwidth_gbs * 1e9);
+}
+
+#define SPMV_INSTANTIATE_SPLIT(T)                                                                         \
+  template std::vector<PartMatrices<T>> split_into_parts(const Csr<T>&, const Partition&, Exchange);     \
+  template ExchangeVolume exchange_volume(const std::vector<PartMatrices<T>>&, Exchange);
+SPMV_INSTANTIATE_SPLIT(float)
+SPMV_INSTANTIATE_SPLIT(double)
+
+}  // namespace spmv

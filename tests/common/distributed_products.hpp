@@ -1,0 +1,40 @@
+// Shared by the host and GPU tests of the distributed operator: products of
+// a distributed operator over P parts against the reference, with
+// y = NaN for beta == 0 (must not be read) and with alpha and beta.
+#pragma once
+
+#include <limits>
+#include <string>
+
+#include "spmv/distributed.hpp"
+#include "test_support.hpp"
+
+namespace spmv::test {
+
+template <class T>
+void check_distributed_products(const Csr<double>& matrix, const std::string& name, PartitionMethod method,
+                                int parts, const DistributedOptions& options) {
+  const Csr<T> a = cast<T>(matrix);
+  SCOPED_TRACE(name + " / " + std::to_string(parts) + " parts by " + to_string(method) + " / " +
+               to_string(options.exchange) + " / " + to_string(options.part_options.backend) +
+               (sizeof(T) == 4 ? " / f32" : " / f64"));
+  const auto op = make_distributed_operator(a, partition(a, method, parts), options);
+  ASSERT_EQ(op->parts(), parts);
+  const auto x = random_vector<T>(a.cols, 21);
+  const auto y0 = random_vector<T>(a.rows, 22);
+  std::vector<T> y(a.rows, std::numeric_limits<T>::quiet_NaN());
+  op->apply(x.data(), y.data());
+  EXPECT_TRUE(matches_reference_spmv(a, x, {}, T(1), T(0), y));
+  y = y0;
+  op->apply(x.data(), y.data(), T(-0.5), T(2));
+  EXPECT_TRUE(matches_reference_spmv(a, x, y0, T(-0.5), T(2), y));
+  // The steps one at a time give the same result as run().
+  std::vector<T> stepped(a.rows, T(0));
+  op->load_x(x.data());
+  op->exchange();
+  for (int p = 0; p < parts; ++p) op->multiply_part(p, T(1), T(0));
+  op->store_y(stepped.data());
+  EXPECT_TRUE(matches_reference_spmv(a, x, {}, T(1), T(0), stepped));
+}
+
+}  // namespace spmv::test

@@ -1,0 +1,52 @@
+// The distributed operator with its parts on the GPU: P = 1..4 parts on one
+// device (the exchange as device copies), equal rows and equal non-zeros,
+// halo and all-gather, cuda and cusparse parts, f32 and f64, against the
+// reference on the zoo and a few real matrices.
+#include <gtest/gtest.h>
+
+#include "distributed_products.hpp"
+#include "spmv/distributed.hpp"
+#include "spmv/gen.hpp"
+#include "test_support.hpp"
+
+namespace spmv {
+namespace {
+
+void check_on_device(const test::ZooMatrix& m, Backend backend) {
+  for (const Exchange exchange : {Exchange::halo, Exchange::allgather}) {
+    DistributedOptions options;
+    options.part_options.backend = backend;
+    options.exchange = exchange;
+    for (int parts = 1; parts <= std::min<index_t>(4, m.matrix.rows); ++parts)
+      for (const PartitionMethod method : {PartitionMethod::rows, PartitionMethod::nonzeros}) {
+        test::check_distributed_products<double>(m.matrix, m.name, method, parts, options);
+        test::check_distributed_products<float>(m.matrix, m.name, method, parts, options);
+      }
+  }
+}
+
+TEST(GpuDistributed, PartsOnOneDeviceOnTheZoo) {
+  SPMV_GPU_TEST_PRELUDE();
+  for (const auto& m : test::matrix_zoo())
+    if (m.matrix.rows > 0) check_on_device(m, Backend::cuda);
+}
+
+TEST(GpuDistributed, PartsOnOneDeviceOnRealMatrices) {
+  SPMV_GPU_TEST_PRELUDE();
+  int checked = 0;
+  for (const auto& m : test::zoo_and_real_matrices(300000)) {
+    if (m.name.find(".mtx") == std::string::npos || checked == 3) continue;
+    check_on_device(m, Backend::cuda);
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "no real matrices in " << test::shared_data_dir();
+}
+
+TEST(GpuDistributed, CusparsePartsAndAGeneratedStencil) {
+  SPMV_GPU_TEST_PRELUDE();
+  check_on_device({"stencil27:n=20", generate(parse_generator_spec("stencil27:n=20"))}, Backend::cusparse);
+  check_on_device({"rmat:scale=12", generate(parse_generator_spec("rmat:scale=12"))}, Backend::cuda);
+}
+
+}  // namespace
+}  // namespace spmv

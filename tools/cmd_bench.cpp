@@ -13,6 +13,7 @@
 #include <cmath>
 #include <memory>
 
+#include "bench_distributed.hpp"
 #include "bench_kernels.hpp"
 #include "bench_out_of_core.hpp"
 #include "bench_report.hpp"
@@ -37,6 +38,7 @@ struct BenchOptions {
   index_t k = 1;
   bool transposed = false;
   bool explicit_transpose = false;
+  bool deterministic = false;
   std::string reorder = "none";
   bool no_flush = false;
   int runs = 30;
@@ -47,6 +49,10 @@ struct BenchOptions {
   bool with_cpu = false;
   bool out_of_core = false;
   OutOfCoreSettings out_of_core_settings;
+  int parts = 0;  // 0: not distributed
+  std::string partition = "nnz";
+  std::string exchange = "halo";
+  double link_gbs = 0;  // 0: no multi-GPU prediction
 };
 
 // The chosen kernels for k columns (bench_kernels.hpp), refusing an SpMM
@@ -99,6 +105,7 @@ BenchSettings settings_from(const BenchOptions& o) {
   s.runs = o.runs;
   s.flush_caches = !o.no_flush;
   s.explicit_transpose = o.explicit_transpose;
+  s.deterministic = o.deterministic;
   s.expected_products = o.expected_products;
   s.reordering = reordering_from_string(o.reorder);
   return s;
@@ -144,6 +151,9 @@ int run_bench(const BenchOptions& o) {
   if (o.with_cpu)
     for (const std::string& kernel : kernels_of(Backend::cpu, o.k)) runs.emplace_back(Backend::cpu, kernel);
 
+  if (o.parts > 0 && (o.k > 1 || o.transposed || o.out_of_core || o.with_cpu || o.kernels != "all"))
+    throw InvalidArgument("bench: --parts times the distributed SpMV: it takes no --k, --transposed, --out-of-core, "
+                          "--with-cpu or --kernels (each part's plan chooses its kernel)");
   Csr<double> a;
   if (o.gen_spec.empty()) {
     a = read_matrix<double>(o.file, input_format(o.file, o.format));
@@ -159,6 +169,17 @@ int run_bench(const BenchOptions& o) {
 
   if (report.backend == Backend::cuda || report.backend == Backend::cusparse)
     describe_cuda_device(report);
+  if (o.parts > 0) {
+    DistributedBenchSettings distributed;
+    distributed.parts = o.parts;
+    distributed.method = partition_method_from_string(o.partition);
+    distributed.exchange = exchange_from_string(o.exchange);
+    if (o.link_gbs > 0) distributed.link_gbs = o.link_gbs;
+    bool failed = false;
+    const nlohmann::ordered_json json = run_distributed_bench(report, a, distributed, failed);
+    if (!o.json_path.empty()) write_text_file(o.json_path, json.dump(2) + "\n");
+    return failed ? exit_failed_run : exit_success;
+  }
   const std::vector<OutOfCoreRun> out_of_core = o.precision == "f32"
                                                     ? measure_all<float>(report, a, runs, o)
                                                     : measure_all<double>(report, a, runs, o);
@@ -206,6 +227,9 @@ Command add_bench_command(CLI::App& app) {
   c->add_flag("--transposed", o->transposed, "time y = alpha*A^T*x + beta*y");
   c->add_flag("--explicit-transpose", o->explicit_transpose,
               "with --transposed: build A^T at plan time");
+  c->add_flag("--deterministic", o->deterministic,
+              "plan every kernel in deterministic mode (bitwise identical results run to run); kernels "
+              "that do not offer it are skipped with the reason (see 'spmv kernels')");
   add_reorder_option(*c, o->reorder,
                      "plan every kernel (cuSPARSE too) on the reordered matrix; x and y stay in "
                      "the original order, the gather and scatter are timed with the product");
@@ -242,6 +266,22 @@ Command add_bench_command(CLI::App& app) {
                 "with --out-of-core: chunks in flight when overlapping (default 2)")
       ->check(CLI::Range(2, 64))
       ->needs(out_of_core);
+  CLI::Option* parts =
+      c->add_option("--parts", o->parts,
+                    "time the distributed SpMV over this many parts (distributed.hpp), each with its own plan, all "
+                    "on one device (or the host), beside one part and cuSPARSE on the whole matrix, with the "
+                    "exchange model")
+          ->check(CLI::Range(1, 1 << 16));
+  c->add_option("--partition", o->partition, "with --parts: rows (PCSR-I, equal rows) or nnz (PCSR-II, default)")
+      ->check(CLI::IsMember({"rows", "nnz"}))
+      ->needs(parts);
+  c->add_option("--exchange", o->exchange, "with --parts: halo (default) or allgather")
+      ->check(CLI::IsMember({"halo", "allgather"}))
+      ->needs(parts);
+  c->add_option("--link-gbs", o->link_gbs,
+                "with --parts: each device's link bandwidth (GB/s each way) for the predicted time on P devices")
+      ->check(CLI::PositiveNumber)
+      ->needs(parts);
   return {c, [o] { return run_bench(*o); }};
 }
 

@@ -1,0 +1,29 @@
+// `spmv bench --parts P`: the distributed operator (distributed.hpp) over P
+// parts, each with its own plan, beside one part and (GPU runs) cuSPARSE on
+// the whole matrix, all measured in the same run and verified first.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "bench_report.hpp"
+#include "spmv/distributed.hpp"
+
+namespace spmv::cli {
+
+struct DistributedBenchSettings {
+  int parts = 1;
+  PartitionMethod method = PartitionMethod::nonzeros;
+  Exchange exchange = Exchange::halo;
+  // Each part's link for the model's multi-GPU prediction (GB/s each way);
+  // empty: that prediction is not made.
+  std::optional<double> link_gbs;
+};
+
+// Times, prints the table (and returns the JSON document). `report` holds
+// the matrix description, backend, precision and BenchSettings (runs,
+// warm-up); its results receive the cuSPARSE rows.
+nlohmann::ordered_json run_distributed_bench(BenchReport& report, const Csr<double>& a,
+                                             const DistributedBenchSettings& settings, bool& failed);
+
+}  // namespace spmv::cli

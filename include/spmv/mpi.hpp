@@ -1,0 +1,54 @@
+// Distributed SpMV over MPI: one rank per part of a Partition
+// (distributed.hpp), each rank multiplying its rows with its own Operator
+// (cpu backend, or any backend its PlanOptions name) and exchanging x over
+// MPI: the halo with point-to-point messages along the send and receive lists
+// built at plan time (the local block's product overlaps them), or the
+// paper's all-gather of x (MPI_Allgatherv). Built when CMake finds MPI
+// (SPMV_MPI); link spmv::spmv_mpi.
+//
+//   MpiOperator<double> op(a, partition_nonzeros(a, size), Exchange::halo, {}, MPI_COMM_WORLD);
+//   op.apply(x_local, y_local);   // collective: every rank calls it
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <vector>
+
+#include "spmv/distributed.hpp"
+
+namespace spmv {
+
+template <class T>
+class MpiOperator {
+ public:
+  // Collective. Every rank passes the same matrix and partition (of as many
+  // parts as the communicator has ranks; InvalidArgument otherwise) and keeps
+  // the part of its rank.
+  MpiOperator(const Csr<T>& a, const Partition& partition, Exchange exchange, const PlanOptions& part_options,
+              MPI_Comm comm);
+  ~MpiOperator();
+  MpiOperator(const MpiOperator&) = delete;
+  MpiOperator& operator=(const MpiOperator&) = delete;
+
+  // This rank's rows of A and y, and its entries of x.
+  index_t row_begin() const { return part_.row_begin; }
+  index_t row_end() const { return part_.row_end; }
+  index_t column_begin() const { return part_.column_begin; }
+  index_t column_end() const { return part_.column_end; }
+
+  // Collective: y_local = alpha A_rank x + beta y_local, x_local holding
+  // this rank's entries of x and y_local its rows (beta == 0: not read).
+  void apply(const T* x_local, T* y_local, T alpha = T(1), T beta = T(0));
+
+ private:
+  MPI_Comm comm_;
+  Exchange exchange_;
+  PartMatrices<T> part_;
+  std::vector<int> slice_counts_, slice_offsets_;  // every rank's x slice (all-gather)
+  std::unique_ptr<Operator<T>> block_, local_, remote_;
+  std::vector<T> full_x_, ghosts_;
+  std::vector<std::vector<T>> send_buffers_;
+};
+
+}  // namespace spmv

@@ -7,6 +7,8 @@
 #include <limits>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <tuple>
 
 #include "test_io_support.hpp"
 
@@ -157,6 +159,59 @@ TEST(BinaryBadInput, InnerRowPointerBeyondTheEntriesIsRefused) {
   const std::string negative =
       write_scratch_file("negative_row_ptr.spmv", crafted_file(2, 4, {0, -7, 1}, {0}, {1.0}));
   EXPECT_TRUE(refused_with_parse_error([&] { read_binary<double>(negative); }, negative, 0, "row_ptr decreases at row 0"));
+}
+
+// The reader checks columns in one pass by counting positions where a column
+// does not increase and accepting them only where a non-empty row begins.
+TEST(BinaryBadInput, ColumnsMustIncreaseWithinRowsOnly) {
+  // Rows 1 and 3 empty: the descents at entries 2 and 3 are row starts.
+  const std::string accepted =
+      write_scratch_file("descents_at_row_starts.spmv", crafted_file(5, 4, {0, 2, 2, 3, 3, 4}, {1, 3, 0, 0}, {1, 2, 3, 4}));
+  EXPECT_EQ(read_binary<double>(accepted).col_idx, (std::vector<std::int32_t>{1, 3, 0, 0}));
+  const std::string unsorted =
+      write_scratch_file("unsorted_row.spmv", crafted_file(2, 4, {0, 1, 3}, {2, 3, 1}, {1, 2, 3}));
+  EXPECT_TRUE(refused_with_parse_error([&] { read_binary<double>(unsorted); }, unsorted, 0, "not sorted or repeats"));
+  const std::string repeated =
+      write_scratch_file("repeated_column.spmv", crafted_file(1, 4, {0, 2}, {2, 2}, {1, 2}));
+  EXPECT_TRUE(refused_with_parse_error([&] { read_binary<double>(repeated); }, repeated, 0, "not sorted or repeats"));
+  const std::string negative =
+      write_scratch_file("negative_column.spmv", crafted_file(1, 4, {0, 2}, {-1, 2}, {1, 2}));
+  EXPECT_TRUE(refused_with_parse_error([&] { read_binary<double>(negative); }, negative, 0, "is out of range"));
+}
+
+// Arrays longer than one step of the pass (256 KiB): damage in a later step,
+// and at the first entry of a step, is found as in the first.
+TEST(BinaryBadInput, DamageBeyondTheFirstStepIsFound) {
+  const std::int32_t rows = 100000;  // 2 entries per row: col_idx 800 KB
+  std::vector<std::int32_t> row_ptr(rows + 1), col_idx(2 * rows);
+  std::vector<double> values(2 * rows, 1.0);
+  for (std::int32_t r = 0; r <= rows; ++r) row_ptr[r] = 2 * r;
+  for (std::int32_t r = 0; r < rows; ++r) {
+    col_idx[2 * r] = r % 7;
+    col_idx[2 * r + 1] = 7 + r % 5;
+  }
+  const std::string good = write_scratch_file("long.spmv", crafted_file(rows, 12, row_ptr, col_idx, values));
+  EXPECT_EQ(read_binary<double>(good).nnz(), 2 * rows);
+  const std::size_t step_entries = (256 << 10) / 4;  // odd: the second entry of row 32768
+  struct Damage {
+    const char* name;
+    std::function<void()> apply;
+    const char* fragment;
+  };
+  const Damage damages[] = {
+      {"descent_at_step", [&] { col_idx[step_entries + 1] = 0; }, "not sorted or repeats"},
+      {"column_in_third_step", [&] { col_idx[3 * step_entries + 6] = 12; }, "is out of range"},
+      {"row_ptr_late", [&] { row_ptr[rows - 3] = row_ptr[rows - 2] + 1; }, "row_ptr decreases"},
+      {"nan_late", [&] { values[2 * rows - 1] = std::numeric_limits<double>::quiet_NaN(); }, "not finite"},
+  };
+  for (const Damage& d : damages) {
+    SCOPED_TRACE(d.name);
+    const auto saved = std::make_tuple(row_ptr, col_idx, values);
+    d.apply();
+    const std::string path = write_scratch_file(std::string(d.name) + ".spmv", crafted_file(rows, 12, row_ptr, col_idx, values));
+    EXPECT_TRUE(refused_with_parse_error([&] { read_binary<double>(path); }, path, 0, d.fragment));
+    std::tie(row_ptr, col_idx, values) = saved;
+  }
 }
 
 TEST(BinaryBadInput, ColumnsBeyondWhatTheFileJustifiesAreASizeError) {

@@ -10,6 +10,9 @@
 #                  reorderings none, rcm, amd and bar
 #   stencil27      150^3 (0.9 GB in f64, far beyond the L2) in its natural
 #                  order and after each reordering
+#   shuffled       stencil27 100^3 with its rows shuffled (the generator's
+#                  shuffle=1) after each reordering, and in its natural order:
+#                  how much of the lost compression each reordering recovers
 #
 # Usage: scripts/bro-report.sh OUT_DIR MATRICES_DIR
 # Writes OUT_DIR/bro/<case>.json (read by bench/report.py) and
@@ -37,7 +40,10 @@ for reordering in none rcm amd bar; do
   done
   measure "stencil27-$reordering" --gen stencil27:n=150 --reorder "$reordering" --kernels "$kernels" \
     --precision f64
+  measure "shuffled-$reordering" --gen stencil27:n=100,shuffle=1 --reorder "$reordering" \
+    --kernels "$kernels" --precision f64
 done
+measure "shuffled-natural-order" --gen stencil27:n=100 --kernels "$kernels" --precision f64
 
 stamp "done (status $status)"
 exit $status

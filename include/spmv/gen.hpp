@@ -83,6 +83,10 @@ Csr<double> gen_block_fem(index_t nx, index_t ny, index_t nz, index_t block, std
 // Square, entries (i, j) with i - lower <= j <= i + upper. Tridiagonal: 1, 1.
 Csr<double> gen_banded(index_t rows, index_t lower, index_t upper, std::uint64_t seed);
 Csr<double> gen_dense(index_t rows, index_t cols, std::uint64_t seed);
+// The rows of `a` in a uniformly random order drawn with `seed` (the columns
+// keep theirs): the stencils' `shuffle` parameter, a matrix whose BRO
+// compression a row reordering has to recover (Tang et al., Section 3.4).
+Csr<double> shuffle_rows(const Csr<double>& a, std::uint64_t seed);
 // Few rows, very many columns: row lengths uniform in [per_row/2, per_row/2 + per_row]
 // (mean about per_row, capped at cols), distinct random columns.
 Csr<double> gen_wide_lp(index_t rows, index_t cols, index_t per_row, std::uint64_t seed);

@@ -56,12 +56,13 @@ class ParamReader {
       fail(name, text, "a finite number");
     return parsed;
   }
-  std::uint64_t seed() const {
-    const std::string& text = value("seed");
+  std::uint64_t seed() const { return unsigned_integer("seed"); }
+  std::uint64_t unsigned_integer(const std::string& name) const {
+    const std::string& text = value(name);
     std::uint64_t parsed = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), parsed);
     if (error != std::errc() || end != text.data() + text.size())
-      fail("seed", text, "an integer in [0, 2^64)");
+      fail(name, text, "an integer in [0, 2^64)");
     return parsed;
   }
 
@@ -106,6 +107,15 @@ std::vector<GeneratorParam> grid_params(const char* n_default, int dimensions) {
   return params;
 }
 
+const GeneratorParam shuffle_param{
+    "shuffle", "0", "0: rows in grid order; s > 0: rows in a random order drawn with seed s"};
+
+// A stencil kind's matrix, its rows shuffled when the spec asks.
+Csr<double> shuffled_if_asked(Csr<double> a, const ParamReader& p) {
+  const std::uint64_t seed = p.unsigned_integer("shuffle");
+  return seed == 0 ? a : shuffle_rows(a, seed);
+}
+
 std::vector<GeneratorParam> per_row_params(const char* rows, const char* cols,
                                            const char* per_row) {
   return {{"rows", rows, "number of rows"},
@@ -132,20 +142,22 @@ const std::vector<RegistryEntry>& registry() {
            GeneratorParam{"huge_length", "5000", "distinct columns in each huge row"});
   static const std::vector<RegistryEntry> entries = {
       {{"stencil5", "2-D 5-point Laplacian on an nx x ny grid (diagonal 4, neighbours -1)",
-        grid_params("128", 2)},
+        with(grid_params("128", 2), shuffle_param)},
        [](const ParamReader& p) {
-         return gen_stencil_2d_5pt(p.size_or("nx", "n"), p.size_or("ny", "n"));
+         return shuffled_if_asked(gen_stencil_2d_5pt(p.size_or("nx", "n"), p.size_or("ny", "n")), p);
        }},
       {{"stencil7", "3-D 7-point Laplacian on an nx x ny x nz grid (diagonal 6, neighbours -1)",
-        grid_params("32", 3)},
+        with(grid_params("32", 3), shuffle_param)},
        [](const ParamReader& p) {
-         return gen_stencil_3d(p.size_or("nx", "n"), p.size_or("ny", "n"), p.size_or("nz", "n"), 7);
+         return shuffled_if_asked(
+             gen_stencil_3d(p.size_or("nx", "n"), p.size_or("ny", "n"), p.size_or("nz", "n"), 7), p);
        }},
       {{"stencil27", "3-D 27-point Laplacian on an nx x ny x nz grid (diagonal 26, neighbours -1)",
-        grid_params("32", 3)},
+        with(grid_params("32", 3), shuffle_param)},
        [](const ParamReader& p) {
-         return gen_stencil_3d(p.size_or("nx", "n"), p.size_or("ny", "n"), p.size_or("nz", "n"),
-                               27);
+         return shuffled_if_asked(
+             gen_stencil_3d(p.size_or("nx", "n"), p.size_or("ny", "n"), p.size_or("nz", "n"), 27),
+             p);
        }},
       {{"random",
         "El Zein's thesis Random: each position is a non-zero with probability density, at least "

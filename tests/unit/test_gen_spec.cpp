@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <vector>
 #include <string>
 
 #include "spmv/error.hpp"
@@ -100,6 +101,31 @@ TEST(GenSpec, DefaultsAreUsedAndDerivedDefaultsFollowN) {
   EXPECT_EQ(gen("circuit:rows=50,cols=50,per_row=2,huge_rows=1,huge_length=40,seed=4"),
             gen("fewhuge:rows=50,cols=50,per_row=2,huge_rows=1,huge_length=40,seed=4"));
   EXPECT_EQ(gen("rmat:scale=8"), gen_rmat(8, 16, 0.57, 0.19, 0.19, 1));
+}
+
+TEST(GenSpec, ShuffleKeepsEveryRowAndMovesMostOfThem) {
+  const Csr<double> natural = gen("stencil7:n=12");
+  EXPECT_EQ(gen("stencil7:n=12,shuffle=0"), natural);
+  const Csr<double> shuffled = gen("stencil7:n=12,shuffle=5");
+  EXPECT_EQ(shuffled, gen("stencil7:n=12,shuffle=5"));  // the seed decides the order
+  EXPECT_NE(shuffled, gen("stencil7:n=12,shuffle=6"));
+  ASSERT_EQ(shuffled.rows, natural.rows);
+  ASSERT_EQ(shuffled.nnz(), natural.nnz());
+  // Each row of the shuffled matrix is one row of the natural one, each used once.
+  auto row_of = [](const Csr<double>& a, index_t row) {
+    return std::vector<index_t>(a.col_idx.begin() + a.row_ptr[row],
+                                a.col_idx.begin() + a.row_ptr[row + 1]);
+  };
+  std::multiset<std::vector<index_t>> natural_rows, shuffled_rows;
+  index_t moved = 0;
+  for (index_t row = 0; row < natural.rows; ++row) {
+    natural_rows.insert(row_of(natural, row));
+    shuffled_rows.insert(row_of(shuffled, row));
+    moved += row_of(natural, row) != row_of(shuffled, row);
+  }
+  EXPECT_EQ(shuffled_rows, natural_rows);
+  EXPECT_GT(moved, natural.rows * 9 / 10);
+  EXPECT_THROW(gen("stencil7:n=12,shuffle=-1"), InvalidArgument);
 }
 
 TEST(GenKinds, RegistryListsEveryKindWithHelpAndUniqueParameters) {

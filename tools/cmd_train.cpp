@@ -1,6 +1,7 @@
 // `spmv train DATA [--test FILE] --loss hinge|sqhinge|logistic --lambda L
 // --epsilon E [--bias] [--max-iter N] [--backend auto|cpu|cuda|cusparse]
-// [--precision f32|f64] [--explicit-transpose] [--model OUT] [--json OUT]`:
+// [--precision f32|f64] [--kernel NAME] [--explicit-transpose] [--model OUT]
+// [--json OUT]`:
 // trains a linear classifier by BMRM (spmv/bmrm.hpp) on LIBSVM data or the
 // .spmv cache with its labels file, and prints the iterations, objective,
 // gap, accuracies and the thesis's time breakdown.
@@ -29,6 +30,7 @@ struct TrainOptions {
   int max_iterations = 10000;
   std::string backend = "auto";
   std::string precision = "f64";
+  std::string kernel;
   bool explicit_transpose = false;
   std::string model;
   std::string json;
@@ -60,6 +62,7 @@ int run_train(const TrainOptions& o) {
   options.max_iterations = o.max_iterations;
   options.plan.backend = o.backend == "auto" ? (cuda_available() ? Backend::cuda : Backend::cpu)
                                              : backend_from_string(o.backend.c_str());
+  options.plan.kernel = o.kernel;
   options.plan.explicit_transpose = o.explicit_transpose;
   BmrmResult model = train_bmrm(data, options);
   model.times.load = load_seconds;
@@ -125,7 +128,9 @@ Command add_train_command(CLI::App& app) {
   c->add_option("--backend", o->backend, "auto (cuda when a GPU is usable, else cpu), cpu, cuda, cusparse, reference")
       ->check(CLI::IsMember({"auto", "cpu", "cuda", "cusparse", "reference"}));
   c->add_option("--precision", o->precision, "value type: f64 (default) or f32")->check(CLI::IsMember({"f32", "f64"}));
-  c->add_flag("--explicit-transpose", o->explicit_transpose, "build X^T once for the transposed products");
+  c->add_option("--kernel", o->kernel, "the products' kernel (spmv kernels lists them); default: the plan's choice, on cuda coo with X^T (spmv/bmrm.hpp)");
+  c->add_flag("--explicit-transpose", o->explicit_transpose,
+              "build X^T once for the transposed products (with the same kernel)");
   c->add_option("--model", o->model, "write the model (text; see spmv/bmrm.hpp)");
   c->add_option("--json", o->json, "write the results and histories as JSON");
   return {c, [o] { return o->precision == "f32" ? run_train<float>(*o) : run_train<double>(*o); }};

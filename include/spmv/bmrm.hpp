@@ -57,6 +57,17 @@ enum class BmrmLoss {
 const char* to_string(BmrmLoss loss);  // "hinge", "sqhinge", "logistic"
 BmrmLoss bmrm_loss_from_string(const std::string& name);  // throws InvalidArgument
 
+// The cuda backend's kernel for BMRM when the caller names none: COO (a
+// segmented reduction whose cost per non-zero does not depend on row
+// lengths) on X and on an X^T built on the device. The plan's selector
+// weighs the forward product only, while BMRM runs X^T c as often as X w,
+// and X^T of a tall narrow X has very long rows (kdd99-sized: 127 rows of
+// 617,000). H100, kdd99-sized f32, 4.9M x 127: 2.6 s end to end against
+// 16.0 s with the selector's cuSPARSE CSR and its transposed mode, 3.3 s
+// with csr-merge on a stored X^T (bench/results/2026-11-25-h100-bmrm-fast).
+// Costs X^T's memory besides X's.
+inline constexpr const char* bmrm_device_kernel = "coo";
+
 struct BmrmOptions {
   BmrmLoss loss = BmrmLoss::hinge;
   double lambda = 1e-5;
@@ -65,6 +76,8 @@ struct BmrmOptions {
   bool bias = false;
   // The operator's plan; expected_products is set from max_iterations (two
   // products per iteration) unless the caller changes it from the default.
+  // On the cuda backend with no kernel named, BMRM plans bmrm_device_kernel
+  // with the explicit transpose (see below).
   PlanOptions plan;
   // The dual QP is solved to a gap of qp_tolerance * epsilon.
   double qp_tolerance = 1e-3;

@@ -128,7 +128,9 @@ Command add_train_command(CLI::App& app) {
   c->add_option("--backend", o->backend, "auto (cuda when a GPU is usable, else cpu), cpu, cuda, cusparse, reference")
       ->check(CLI::IsMember({"auto", "cpu", "cuda", "cusparse", "reference"}));
   c->add_option("--precision", o->precision, "value type: f64 (default) or f32")->check(CLI::IsMember({"f32", "f64"}));
-  c->add_option("--kernel", o->kernel, "the products' kernel (spmv kernels lists them); default: the plan's choice, on cuda coo with X^T (spmv/bmrm.hpp)");
+  c->add_option("--kernel", o->kernel,
+                "the products' kernel (spmv kernels lists them); default: the plan's choice, on cuda coo "
+                "with X^T (spmv/bmrm.hpp)");
   c->add_flag("--explicit-transpose", o->explicit_transpose,
               "build X^T once for the transposed products (with the same kernel)");
   c->add_option("--model", o->model, "write the model (text; see spmv/bmrm.hpp)");

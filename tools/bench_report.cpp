@@ -35,7 +35,8 @@ std::string cusparse_version(int v) {
 
 std::string operation_text(const BenchReport& r) {
   const BenchSettings& s = r.settings;
-  const std::string scaling = fmt::format("alpha={:g}, beta={:g}", s.alpha, s.beta);
+  const std::string scaling =
+      fmt::format("alpha={:g}, beta={:g}{}", s.alpha, s.beta, s.deterministic ? ", deterministic mode" : "");
   switch (s.operation) {
     case BenchOperation::spmv: return "SpMV y = alpha*A*x + beta*y, " + scaling;
     case BenchOperation::spmv_transposed:
@@ -252,7 +253,8 @@ nlohmann::ordered_json bench_report_json(const BenchReport& r) {
   nlohmann::ordered_json document = {
       {"matrix", {{"source", r.matrix_source}, {"rows", r.rows}, {"cols", r.cols}, {"nnz", r.nnz}}},
       {"precision", r.precision},
-      {"explicit_transpose", r.settings.explicit_transpose}};
+      {"explicit_transpose", r.settings.explicit_transpose},
+      {"deterministic", r.settings.deterministic}};
   const nlohmann::ordered_json settings = settings_json(r.settings);
   for (const auto& [name, value] : settings.items()) document[name] = value;
   document["backend"] = to_string(r.backend);

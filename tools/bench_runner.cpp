@@ -190,6 +190,7 @@ KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend
   options.kernel = kernel == auto_kernel ? std::string() : kernel;
   options.params = params;
   options.explicit_transpose = s.explicit_transpose;
+  options.deterministic = s.deterministic;
   options.reordering = s.reordering;
   options.expected_products = s.expected_products;
   options.spmv_only = s.operation == BenchOperation::spmv;  // no fallback copy of A needed

@@ -27,6 +27,7 @@ struct BenchSettings {
   int runs = 30;
   bool flush_caches = true;
   bool explicit_transpose = false;
+  bool deterministic = false;  // PlanOptions::deterministic for every kernel
   // Every kernel's operator is planned with this reordering (PlanOptions).
   Reordering reordering = Reordering::none;
   // What "auto" weighs a format's setup against (PlanOptions::expected_products).

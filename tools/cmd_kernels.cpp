@@ -22,19 +22,23 @@ int run_kernels(bool json) {
                       {"summary", k.summary},
                       {"params", k.params},
                       {"native_transposed", k.transposed},
-                      {"native_spmm", k.spmm}});
+                      {"native_spmm", k.spmm},
+                      {"deterministic", k.deterministic}});
     const nlohmann::ordered_json out = {{"cuda_available", cuda_available()}, {"kernels", list}};
     fmt::print("{}\n", out.dump(2));
     return exit_success;
   }
   fmt::print("CUDA backends: {}\n\n", cuda_status());
-  fmt::print("{:<20} {:<10} {:<8} {:<10} {:<6} {}\n", "kernel", "backend", "format", "transposed",
-             "spmm", "summary / parameters");
+  fmt::print("{:<20} {:<10} {:<8} {:<10} {:<7} {:<13} {}\n", "kernel", "backend", "format", "transposed",
+             "spmm", "deterministic", "summary / parameters");
   for (const KernelInfo& k : kernels) {
-    fmt::print("{:<20} {:<10} {:<8} {:<10} {:<6} {}\n", k.name, to_string(k.backend), k.format,
-               k.transposed ? "native" : "via A^T", k.spmm ? "native" : "k SpMVs", k.summary);
-    if (!k.params.empty()) fmt::print("{:<58} params: {}\n", "", k.params);
+    fmt::print("{:<20} {:<10} {:<8} {:<10} {:<7} {:<13} {}\n", k.name, to_string(k.backend), k.format,
+               k.transposed ? "native" : "via A^T", k.spmm ? "native" : "k SpMVs", k.deterministic ? "yes" : "no",
+               k.summary);
+    if (!k.params.empty()) fmt::print("{:<73} params: {}\n", "", k.params);
   }
+  fmt::print("\ndeterministic: bitwise identical results run to run when planned with --deterministic "
+             "(PlanOptions::deterministic; the transposed product then multiplies by A^T)\n");
   return exit_success;
 }
 

@@ -23,6 +23,7 @@ struct PlanCommandOptions {
   std::string kernel;
   double expected_products = default_expected_products;
   bool measure = false;
+  bool deterministic = false;
   int measured_candidates = PlanOptions{}.measured_candidates;
   std::string plan_cache;
   bool json = false;
@@ -70,6 +71,7 @@ int run_plan(const PlanCommandOptions& o, const Csr<double>& matrix, const std::
   options.tuning = o.measure ? Tuning::measure : Tuning::model;
   options.measured_candidates = o.measured_candidates;
   options.plan_cache = o.plan_cache;
+  options.deterministic = o.deterministic;
   if (o.device_l2_bytes > 0)
     options.target_device =
         DeviceProperties{o.device_name, o.device_multiprocessors, o.device_l2_bytes, o.device_bandwidth_gbs};
@@ -121,6 +123,9 @@ Command add_plan_command(CLI::App& app) {
   c->add_flag("--measure", o->measure,
               "build and time the model's best candidates and the best cuSPARSE one on this GPU, keep the "
               "fastest for setup + expected products, and remember it in the plan cache");
+  c->add_flag("--deterministic", o->deterministic,
+              "consider only kernels with bitwise identical results run to run (see 'spmv kernels'); a "
+              "--kernel without it is refused");
   c->add_option("--measured-candidates", o->measured_candidates,
                 "how many of the model's best candidates --measure times (default 3, plus cuSPARSE's best)")
       ->check(CLI::Range(1, 100));

@@ -51,6 +51,10 @@ struct KernelInfo {
   // An SpMM kernel (names "spmm-*", "cusparse-spmm-*"): spmm() runs it, and
   // apply() and apply_transposed() run the backend's default SpMV kernel.
   bool spmm_only = false;
+  // Planned with PlanOptions::deterministic, its operator gives bitwise
+  // identical results run to run (see there). Kernels without it are
+  // refused in that mode.
+  bool deterministic = false;
 };
 
 // Every kernel of this build (CUDA kernels are listed only in CUDA builds).
@@ -132,6 +136,25 @@ struct PlanOptions {
   // A corrupt file is read past (its bad lines ignored, the plan's reason
   // says so); concurrent writers are safe.
   std::string plan_cache;
+  // Deterministic mode: apply, apply_transposed and spmm give bitwise
+  // identical results from run to run, and on any stream, for the same
+  // matrix, operands, alpha, beta, kernel, parameters and device (the cpu
+  // backend: and thread count). Not promised across devices, builds or
+  // library versions, nor between kernels.
+  // - The plan considers only kernels whose KernelInfo::deterministic is set
+  //   (`spmv kernels` lists them); a named kernel without it is refused with
+  //   InvalidArgument. The cusparse backend's default becomes
+  //   cusparse-csr-alg2 (CUSPARSE_SPMV_CSR_ALG2, documented as bitwise
+  //   deterministic); its SpMM runs CUSPARSE_SPMM_CSR_ALG3 without its
+  //   preprocessing step (with it, measured not bitwise repeatable).
+  // - apply_transposed never accumulates with atomics: the operator builds
+  //   A^T at plan time (as explicit_transpose does; format kernels multiply
+  //   by a CSR copy of A^T) and runs a row-per-output product on it. With
+  //   spmv_only, apply_transposed then throws Unavailable.
+  // - Every sum of our kernels is formed in an order fixed by the matrix and
+  //   the launch configuration alone (no atomics, no order of arrival); the
+  //   solvers' dot products (cg.hpp) reduce in a fixed order too.
+  bool deterministic = false;
 };
 
 struct OperatorDescription {

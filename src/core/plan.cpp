@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/backends.hpp"
+#include "core/determinism.hpp"
 #include "core/plan_cache.hpp"
 #ifdef SPMV_HAVE_CUDA
 #include "cuda/device_scope.hpp"
@@ -148,7 +149,9 @@ std::string rank_candidates(Plan& plan, const Csr<T>& a, const detail::SelectorF
   const std::vector<KernelInfo> catalogue = kernel_catalogue();
   std::string unfamiliar;  // kernels of ours whose training never came near this matrix
   for (const detail::KernelModel& kernel : model.kernels) {
-    if (!find_kernel(catalogue, kernel.backend, kernel.kernel)) continue;  // not in this build
+    const KernelInfo* info = find_kernel(catalogue, kernel.backend, kernel.kernel);
+    if (!info) continue;                                       // not in this build
+    if (!detail::admissible(*info, plan.options)) continue;  // deterministic mode: not deterministic
     if (kernel.backend != Backend::cusparse && !kernel.trained_near(features.values, model.range_slack)) {
       unfamiliar += (unfamiliar.empty() ? "" : ", ") + kernel.kernel;
       continue;
@@ -312,6 +315,7 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
   if (options.measured_candidates < 1)
     throw InvalidArgument("measured_candidates must be at least 1 (got " +
                           std::to_string(options.measured_candidates) + ")");
+  detail::check_deterministic_kernel(kernel_catalogue(), options);
   Plan plan;
   plan.options = options;
   plan.value_type = value_type_of<T>();
@@ -381,6 +385,7 @@ namespace detail {
 template <class T>
 std::unique_ptr<Operator<T>> build_operator(const Plan& plan, const Csr<T>& a) {
   const PlanOptions& options = plan.options;
+  check_deterministic_kernel(kernel_catalogue(), options);  // a plan read back from JSON, too
 #ifdef SPMV_HAVE_CUDA
   // A cuda or cusparse operator is built on PlanOptions::device and keeps it.
   std::optional<DeviceScope> on_device;

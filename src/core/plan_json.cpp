@@ -48,7 +48,8 @@ json options_json(const PlanOptions& o) {
           {"target_device", o.target_device ? device_json(*o.target_device) : json(nullptr)},
           {"tuning", to_string(o.tuning)},
           {"measured_candidates", o.measured_candidates},
-          {"plan_cache", o.plan_cache}};
+          {"plan_cache", o.plan_cache},
+          {"deterministic", o.deterministic}};
 }
 
 PlanOptions options_from(const json& j) {
@@ -65,6 +66,8 @@ PlanOptions options_from(const json& j) {
   o.tuning = tuning_from(j.at("tuning").get<std::string>());
   o.measured_candidates = j.at("measured_candidates").get<int>();
   o.plan_cache = j.at("plan_cache").get<std::string>();
+  // Plans saved before deterministic mode existed lack the key.
+  if (j.contains("deterministic")) o.deterministic = j.at("deterministic").get<bool>();
   return o;
 }
 

@@ -2,17 +2,20 @@
 #include "cpu/host_kernels.hpp"
 
 #include "core/backends.hpp"
+#include "core/determinism.hpp"
 #include "spmv/error.hpp"
 
 namespace spmv::detail {
 
 std::vector<KernelInfo> host_kernels() {
+  // Both sum in an order fixed by the matrix (cpu-csr: and its thread count).
   return {
-      {"reference", "csr", Backend::reference,
-       "serial CSR product accumulated in double, rounded once (the test oracle)", "", true, true},
-      {"cpu-csr", "csr", Backend::cpu,
-       "OpenMP CSR: rows split into non-zero-balanced chunks, one per thread",
-       "threads=1.. (default: OpenMP's thread count)", true, true},
+      deterministic_kernel({"reference", "csr", Backend::reference,
+                            "serial CSR product accumulated in double, rounded once (the test oracle)", "", true,
+                            true}),
+      deterministic_kernel({"cpu-csr", "csr", Backend::cpu,
+                            "OpenMP CSR: rows split into non-zero-balanced chunks, one per thread",
+                            "threads=1.. (default: OpenMP's thread count)", true, true}),
   };
 }
 

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/determinism.hpp"
 #include "cuda/csr_kernels.hpp"
 #include "spmv/error.hpp"
 
@@ -28,42 +29,45 @@ int param_or(const KernelParams& params, const std::string& kernel, const std::s
 
 template <class T>
 const std::vector<CsrKernelEntry<T>>& csr_kernel_registry() {
+  // Every CSR kernel sums each row in an order fixed by the matrix and its
+  // parameters: no atomics (the transposed product is another matter:
+  // csr_transposed.hpp).
   static const std::vector<CsrKernelEntry<T>> registry = {
-      {{"csr-scalar", "csr", Backend::cuda, "one thread per row (the papers' naive kernel)",
-        "block_size=64|128|256|512|1024", true, false},
+      {deterministic_kernel({"csr-scalar", "csr", Backend::cuda, "one thread per row (the papers' naive kernel)",
+        "block_size=64|128|256|512|1024", true, false}),
        {"block_size"},
        make_csr_scalar<T>},
-      {{"csr-vector", "csr", Backend::cuda,
+      {deterministic_kernel({"csr-vector", "csr", Backend::cuda,
         "a sub-warp of T lanes per row, shuffle reduction (thread mapping)",
-        "threads_per_row=2|4|8|16|32 block_size=64..1024", true, false},
+        "threads_per_row=2|4|8|16|32 block_size=64..1024", true, false}),
        {"threads_per_row", "block_size"},
        make_csr_vector<T>},
-      {{"csr-aligned", "csr", Backend::cuda,
+      {deterministic_kernel({"csr-aligned", "csr", Backend::cuda,
         "csr-vector whose steps read aligned segments, the row's unaligned head first (Baskaran)",
-        "threads_per_row=2|4|8|16|32", true, false},
+        "threads_per_row=2|4|8|16|32", true, false}),
        {"threads_per_row"},
        make_csr_aligned<T>},
-      {{"csr-vector-tuned", "csr", Backend::cuda,
+      {deterministic_kernel({"csr-vector-tuned", "csr", Backend::cuda,
         "csr-vector with the thesis's variants: load width, x path, rows per sub-warp, order",
         "threads_per_row=1|2|4|8|16|32 vector_width=1|2|4 cached_x=0|1 "
         "rows_per_subwarp=1|2|4|8|16|32 cyclic_rows=0|1|2 block_size=64..1024",
-        true, false},
+        true, false}),
        {"threads_per_row", "vector_width", "cached_x", "rows_per_subwarp", "cyclic_rows",
         "block_size"},
        make_csr_vector_tuned<T>},
-      {{"csr-pcsr", "csr", Backend::cuda,
+      {deterministic_kernel({"csr-pcsr", "csr", Backend::cuda,
         "PCSR: products into a middle array, then per-row sums through shared memory",
-        "block_size=64|128|256|512", true, false},
+        "block_size=64|128|256|512", true, false}),
        {"block_size"},
        make_csr_pcsr<T>},
-      {{"csr-merge", "csr", Backend::cuda,
+      {deterministic_kernel({"csr-merge", "csr", Backend::cuda,
         "merge path: equal shares of rows + entries per block, carries fixed up in a second pass",
-        "items_per_thread=4|8|12|16", true, false},
+        "items_per_thread=4|8|12|16", true, false}),
        {"items_per_thread"},
        make_csr_merge<T>},
-      {{"csr-adaptive", "csr", Backend::cuda,
+      {deterministic_kernel({"csr-adaptive", "csr", Backend::cuda,
         "row blocks of ~constant entries: CSR-stream for short rows, block reduction for long ones",
-        "block_size=128|256 items_per_thread=4|8|12", true, false},
+        "block_size=128|256 items_per_thread=4|8|12", true, false}),
        {"block_size", "items_per_thread"},
        make_csr_adaptive<T>},
   };

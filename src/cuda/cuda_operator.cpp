@@ -115,6 +115,14 @@ class CudaOperator final : public StagedOperator<T> {
       description_.matrix_bytes = format_->matrix_bytes();
       description_.index_compression = format_->index_compression();
     }
+    if (options.deterministic && !options.explicit_transpose && !options.spmv_only) {
+      // The transposed product without A^T accumulates with atomics, in an
+      // order that changes from run to run: multiply by a CSR of A^T instead.
+      const Csr<T> transposed = transpose(a);
+      const KernelChoice for_transposed = default_csr_kernel(transposed);
+      transposed_csr_.emplace(transposed, *find_csr_kernel<T>(for_transposed.name), for_transposed.params);
+    }
+    deterministic_ = options.deterministic;
     if (spmm_entry) {
       check_param_names(spmm_entry->info.name, options.params, spmm_entry->param_names);
       spmm_ = spmm_entry->make({a, csr_->matrix.view()}, options.params);
@@ -151,6 +159,9 @@ class CudaOperator final : public StagedOperator<T> {
       transposed_format_->spmv(x, y, alpha, beta, this->cuda_stream());
     else if (transposed_csr_)
       transposed_csr_->algorithm->spmv(transposed_csr_->matrix.view(), x, y, alpha, beta, this->cuda_stream());
+    else if (deterministic_)
+      throw Unavailable("apply_transposed is not available: the deterministic operator for kernel '" +
+                        description_.kernel + "' was planned with spmv_only, so it holds no A^T to multiply by");
     else
       spmv_transposed_atomic(fallback_csr("apply_transposed").matrix.view(), x, y, alpha, beta, this->cuda_stream());
   }
@@ -181,6 +192,7 @@ class CudaOperator final : public StagedOperator<T> {
   std::unique_ptr<FormatKernel<T>> format_;
   std::unique_ptr<FormatKernel<T>> transposed_format_;
   std::unique_ptr<SpmmAlgorithm<T>> spmm_;  // present with csr_
+  bool deterministic_ = false;                // PlanOptions::deterministic
   OperatorDescription description_;
 };
 

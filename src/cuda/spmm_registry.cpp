@@ -1,4 +1,5 @@
 // The catalogue of SpMM kernels of the cuda backend and the default SpMM.
+#include "core/determinism.hpp"
 #include "cuda/format_kernels.hpp"
 #include "cuda/spmm_algorithm.hpp"
 #include "formats/format_common.hpp"
@@ -16,25 +17,26 @@ KernelInfo spmm_info(const char* name, const char* format, const char* summary,
 
 template <class T>
 const std::vector<SpmmKernelEntry<T>>& spmm_kernel_registry() {
+  // Each element of C is summed by one lane group in row order: no atomics.
   static const std::vector<SpmmKernelEntry<T>> registry = {
-      {spmm_info("spmm-csr-vec", "csr",
+      {deterministic_kernel(spmm_info("spmm-csr-vec", "csr",
                  "CSR SpMM, a lane group per row: row-major B read in 16-byte loads, column-major "
                  "B in column passes",
                  "entry_lanes=1|2|4|8|16|32 (row-major: at most 32 / the column lanes k needs) "
-                 "columns_per_pass=4|8 (column-major) block_size=64..1024"),
+                 "columns_per_pass=4|8 (column-major) block_size=64..1024")),
        {"entry_lanes", "columns_per_pass", "block_size"},
        make_spmm_csr_vec<T>},
-      {spmm_info("spmm-fastspmm", "ellpack-r",
+      {deterministic_kernel(spmm_info("spmm-fastspmm", "ellpack-r",
                  "FastSpMM: ELLR-T with L_c columns of C per pass, A read once per pass "
                  "(Ortega et al., Algorithm 1)",
                  "threads_per_row=1|2|4|8|16|32 block_size=32..1024 columns_per_pass=1|2|4|8 "
-                 "max_padding=1.. (multiple of the CSR bytes, default 3)"),
+                 "max_padding=1.. (multiple of the CSR bytes, default 3)")),
        {"threads_per_row", "block_size", "columns_per_pass", "max_padding"},
        make_spmm_fastspmm<T>},
-      {spmm_info("spmm-setspmvs", "ellpack-r",
+      {deterministic_kernel(spmm_info("spmm-setspmvs", "ellpack-r",
                  "SetSpMVs: k separate ELLR-T SpMVs, A read once per column (the paper's baseline)",
                  "threads_per_row=1|2|4|8|16|32 block_size=32..1024 "
-                 "max_padding=1.. (multiple of the CSR bytes, default 3)"),
+                 "max_padding=1.. (multiple of the CSR bytes, default 3)")),
        {"threads_per_row", "block_size", "max_padding"},
        make_spmm_setspmvs<T>},
   };

@@ -7,13 +7,23 @@
 // SpMM is CUSPARSE_SPMM_ALG_DEFAULT. The SpMM kernels cusparse-spmm-alg1/2/3
 // run CUSPARSE_SPMM_CSR_ALG1/2/3 (their SpMV: CUSPARSE_SPMV_ALG_DEFAULT); a
 // layout an algorithm refuses is reported as Unavailable.
+// Deterministic mode (PlanOptions::deterministic; cuSPARSE documents
+// CUSPARSE_SPMV_CSR_ALG2 as bitwise deterministic for the non-transposed
+// product only, and CUSPARSE_SPMM_CSR_ALG3 as deterministic): SpMV runs
+// CSR_ALG2, the transposed product runs CSR_ALG2 on a copy of A^T made at
+// plan time, SpMM runs CSR_ALG3 without cusparseSpMM_preprocess. Measured
+// (H100, cuSPARSE 12.6.3, tests/gpu/test_gpu_determinism.cpp): ALG3 after
+// the preprocessing step gave different bits in two runs on an R-MAT matrix
+// (scale 14, f32 and f64, both layouts); without it, the same bits.
 // Workspace buffers are sized and allocated at plan time; SpMM sizes its
 // buffer, and runs cuSPARSE's SpMM preprocessing (ALG1, ALG3), on the first
 // call with each shape and operands (cuSPARSE asks for them per shape).
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "core/backends.hpp"
+#include "core/determinism.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/dense_ops.hpp"
 #include "cuda/device_csr.hpp"
@@ -37,8 +47,8 @@ const std::vector<CusparseKernelEntry>& cusparse_registry() {
        {"cusparse-csr-alg1", "csr", Backend::cusparse,
         "cuSPARSE SpMV, CSR ALG1 with preprocessing", "", true, true}},
       {CusparseKernel::csr_alg2,
-       {"cusparse-csr-alg2", "csr", Backend::cusparse,
-        "cuSPARSE SpMV, CSR ALG2 (deterministic)", "", true, true}},
+       deterministic_kernel({"cusparse-csr-alg2", "csr", Backend::cusparse,
+                             "cuSPARSE SpMV, CSR ALG2 (deterministic)", "", true, true})},
       {CusparseKernel::coo,
        {"cusparse-coo", "coo", Backend::cusparse, "cuSPARSE SpMV, COO ALG1", "", true, true}},
       {CusparseKernel::spmm_alg1,
@@ -48,8 +58,8 @@ const std::vector<CusparseKernelEntry>& cusparse_registry() {
        {"cusparse-spmm-alg2", "csr", Backend::cusparse, "cuSPARSE SpMM, CSR ALG2", "", true, true,
         true}},
       {CusparseKernel::spmm_alg3,
-       {"cusparse-spmm-alg3", "csr", Backend::cusparse, "cuSPARSE SpMM, CSR ALG3 (preprocessed)",
-        "", true, true, true}},
+       deterministic_kernel({"cusparse-spmm-alg3", "csr", Backend::cusparse,
+                             "cuSPARSE SpMM, CSR ALG3 (preprocessed, but not in deterministic mode)", "", true, true, true})},
   };
   return registry;
 }
@@ -66,9 +76,11 @@ class CusparseOperator final : public StagedOperator<T> {
  public:
   // `start`: when the factory began, so that the setup time covers the CSR
   // upload of the member initialisers as it does for the cuda backend.
-  CusparseOperator(const Csr<T>& a, const CusparseKernelEntry& entry, clock_type::time_point start)
+  CusparseOperator(const Csr<T>& a, const CusparseKernelEntry& entry, bool deterministic,
+                   clock_type::time_point start)
       : StagedOperator<T>(a.rows, a.cols),
         kind_(entry.kind),
+        deterministic_(deterministic),
         trivial_(a.rows == 0 || a.cols == 0 || a.nnz() == 0),
         matrix_(a),
         x_probe_(std::max(a.rows, a.cols), "cuSPARSE probe vector x"),
@@ -80,7 +92,7 @@ class CusparseOperator final : public StagedOperator<T> {
     description_.format = entry.info.format;
     description_.kernel = entry.info.name;
     description_.device_bytes = matrix_.bytes() + coo_rows_.bytes() + buffer_.bytes() +
-                                transposed_buffer_.bytes();
+                                transposed_buffer_.bytes() + (transposed_ ? transposed_->bytes() : 0);
     description_.matrix_bytes = kind_ == CusparseKernel::coo
                                     ? static_cast<std::size_t>(a.nnz()) * (2 * sizeof(index_t) + sizeof(T))
                                     : csr_matrix_bytes(a);
@@ -96,6 +108,7 @@ class CusparseOperator final : public StagedOperator<T> {
     if (spmm_shape_.b_descr) cusparseDestroyDnMat(spmm_shape_.b_descr);
     if (spmm_shape_.c_descr) cusparseDestroyDnMat(spmm_shape_.c_descr);
     cusparseDestroySpMat(descr_);
+    if (transposed_descr_) cusparseDestroySpMat(transposed_descr_);
     cusparseDestroy(handle_);
   }
 
@@ -110,10 +123,13 @@ class CusparseOperator final : public StagedOperator<T> {
 
  protected:
   void device_apply(const T* x, T* y, T alpha, T beta) override {
-    product(CUSPARSE_OPERATION_NON_TRANSPOSE, x_, y_, x, y, alpha, beta, buffer_);
+    product(descr_, CUSPARSE_OPERATION_NON_TRANSPOSE, x_, y_, x, y, alpha, beta, buffer_);
   }
   void device_apply_transposed(const T* x, T* y, T alpha, T beta) override {
-    product(CUSPARSE_OPERATION_TRANSPOSE, xt_, yt_, x, y, alpha, beta, transposed_buffer_);
+    if (transposed_descr_)
+      product(transposed_descr_, CUSPARSE_OPERATION_NON_TRANSPOSE, xt_, yt_, x, y, alpha, beta, transposed_buffer_);
+    else
+      product(descr_, CUSPARSE_OPERATION_TRANSPOSE, xt_, yt_, x, y, alpha, beta, transposed_buffer_);
   }
   void device_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
     if (this->rows() == 0 || k == 0) return;
@@ -156,7 +172,7 @@ class CusparseOperator final : public StagedOperator<T> {
                         " B and C (cuSPARSE: " + cusparseGetErrorString(status) + ")");
     SPMV_CUSPARSE_CHECK(status);
     if (spmm_buffer_.size() < bytes) spmm_buffer_ = DeviceBuffer<char>(bytes, "cuSPARSE SpMM workspace");
-    if (kind_ == CusparseKernel::spmm_alg1 || kind_ == CusparseKernel::spmm_alg3)
+    if (kind_ == CusparseKernel::spmm_alg1 || (kind_ == CusparseKernel::spmm_alg3 && !deterministic_))
       SPMV_CUSPARSE_CHECK(cusparseSpMM_preprocess(
           handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
           descr_, b_descr, &beta, c_descr, value_type<T>(), spmm_algorithm(), spmm_buffer_.data()));
@@ -167,6 +183,7 @@ class CusparseOperator final : public StagedOperator<T> {
   }
 
   cusparseSpMMAlg_t spmm_algorithm() const {
+    if (deterministic_) return CUSPARSE_SPMM_CSR_ALG3;
     switch (kind_) {
       case CusparseKernel::spmm_alg1: return CUSPARSE_SPMM_CSR_ALG1;
       case CusparseKernel::spmm_alg2: return CUSPARSE_SPMM_CSR_ALG2;
@@ -187,18 +204,20 @@ class CusparseOperator final : public StagedOperator<T> {
                                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
                                             value_type<T>()));
     } else {
-      SPMV_CUSPARSE_CHECK(cusparseCreateCsr(&descr_, a.rows, a.cols, a.nnz(),
-                                            matrix_.row_ptr.data(), matrix_.col_idx.data(),
-                                            matrix_.values.data(), CUSPARSE_INDEX_32I,
-                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                            value_type<T>()));
+      descr_ = csr_descriptor(matrix_, a.rows, a.cols, a.nnz());
+    }
+    if (deterministic_) {
+      // cuSPARSE's transposed product is not deterministic: multiply by A^T.
+      transposed_.emplace(transpose(a));
+      transposed_descr_ = csr_descriptor(*transposed_, a.cols, a.rows, a.nnz());
     }
     SPMV_CUSPARSE_CHECK(cusparseCreateDnVec(&x_, a.cols, x_probe_.data(), value_type<T>()));
     SPMV_CUSPARSE_CHECK(cusparseCreateDnVec(&y_, a.rows, y_probe_.data(), value_type<T>()));
     SPMV_CUSPARSE_CHECK(cusparseCreateDnVec(&xt_, a.rows, x_probe_.data(), value_type<T>()));
     SPMV_CUSPARSE_CHECK(cusparseCreateDnVec(&yt_, a.cols, y_probe_.data(), value_type<T>()));
-    buffer_ = workspace(CUSPARSE_OPERATION_NON_TRANSPOSE, x_, y_);
-    transposed_buffer_ = workspace(CUSPARSE_OPERATION_TRANSPOSE, xt_, yt_);
+    buffer_ = workspace(descr_, CUSPARSE_OPERATION_NON_TRANSPOSE, x_, y_);
+    transposed_buffer_ = transposed_descr_ ? workspace(transposed_descr_, CUSPARSE_OPERATION_NON_TRANSPOSE, xt_, yt_)
+                                           : workspace(descr_, CUSPARSE_OPERATION_TRANSPOSE, xt_, yt_);
     if (kind_ == CusparseKernel::csr_alg1) {
       const T one = 1, zero = 0;
       SPMV_CUSPARSE_CHECK(cusparseSpMV_preprocess(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
@@ -207,7 +226,17 @@ class CusparseOperator final : public StagedOperator<T> {
     }
   }
 
+  static cusparseSpMatDescr_t csr_descriptor(const DeviceCsr<T>& m, index_t rows, index_t cols, index_t nnz) {
+    cusparseSpMatDescr_t descr{};
+    SPMV_CUSPARSE_CHECK(cusparseCreateCsr(&descr, rows, cols, nnz, const_cast<index_t*>(m.row_ptr.data()),
+                                          const_cast<index_t*>(m.col_idx.data()), const_cast<T*>(m.values.data()),
+                                          CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                          value_type<T>()));
+    return descr;
+  }
+
   cusparseSpMVAlg_t algorithm() const {
+    if (deterministic_) return CUSPARSE_SPMV_CSR_ALG2;
     switch (kind_) {
       case CusparseKernel::csr_alg1: return CUSPARSE_SPMV_CSR_ALG1;
       case CusparseKernel::csr_alg2: return CUSPARSE_SPMV_CSR_ALG2;
@@ -216,30 +245,33 @@ class CusparseOperator final : public StagedOperator<T> {
     }
   }
 
-  DeviceBuffer<char> workspace(cusparseOperation_t op, cusparseDnVecDescr_t x,
+  DeviceBuffer<char> workspace(cusparseSpMatDescr_t matrix, cusparseOperation_t op, cusparseDnVecDescr_t x,
                                cusparseDnVecDescr_t y) {
     const T one = 1, zero = 0;
     std::size_t bytes = 0;
-    SPMV_CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle_, op, &one, descr_, x, &zero, y,
+    SPMV_CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle_, op, &one, matrix, x, &zero, y,
                                                 value_type<T>(), algorithm(), &bytes));
     return DeviceBuffer<char>(bytes, "cuSPARSE SpMV workspace");
   }
 
-  void product(cusparseOperation_t op, cusparseDnVecDescr_t x_descr, cusparseDnVecDescr_t y_descr,
-               const T* x, T* y, T alpha, T beta, DeviceBuffer<char>& buffer) {
+  // y = alpha * op(matrix) * x + beta * y.
+  void product(cusparseSpMatDescr_t matrix, cusparseOperation_t op, cusparseDnVecDescr_t x_descr,
+               cusparseDnVecDescr_t y_descr, const T* x, T* y, T alpha, T beta, DeviceBuffer<char>& buffer) {
     if (trivial_) {
-      // cuSPARSE refuses empty shapes; with no entries the product is y = beta * y.
+      // cuSPARSE refuses empty shapes; with no entries the product is y = beta * y
+      // (no A^T is made then: the transposed product comes here as TRANSPOSE).
       scale_vector(y, op == CUSPARSE_OPERATION_NON_TRANSPOSE ? this->rows() : this->cols(), beta,
                    this->cuda_stream());
       return;
     }
     SPMV_CUSPARSE_CHECK(cusparseDnVecSetValues(x_descr, const_cast<T*>(x)));
     SPMV_CUSPARSE_CHECK(cusparseDnVecSetValues(y_descr, y));
-    SPMV_CUSPARSE_CHECK(cusparseSpMV(handle_, op, &alpha, descr_, x_descr, &beta, y_descr,
+    SPMV_CUSPARSE_CHECK(cusparseSpMV(handle_, op, &alpha, matrix, x_descr, &beta, y_descr,
                                      value_type<T>(), algorithm(), buffer.data()));
   }
 
   CusparseKernel kind_;
+  bool deterministic_;  // PlanOptions::deterministic: see the top of this file
   bool trivial_;  // no entries or an empty shape: no cuSPARSE objects are made
   DeviceCsr<T> matrix_;
   DeviceBuffer<index_t> coo_rows_;
@@ -247,6 +279,8 @@ class CusparseOperator final : public StagedOperator<T> {
   DeviceBuffer<T> y_probe_;
   cusparseHandle_t handle_{};
   cusparseSpMatDescr_t descr_{};
+  std::optional<DeviceCsr<T>> transposed_;  // A^T, in deterministic mode
+  cusparseSpMatDescr_t transposed_descr_{};
   cusparseDnVecDescr_t x_{}, y_{}, xt_{}, yt_{};
   DeviceBuffer<char> buffer_;
   DeviceBuffer<char> transposed_buffer_;
@@ -273,10 +307,11 @@ std::vector<KernelInfo> cusparse_kernels() {
 template <class T>
 std::unique_ptr<Operator<T>> make_cusparse_operator(const Csr<T>& a, const PlanOptions& options) {
   const auto start = clock_type::now();
-  const std::string name = options.kernel.empty() ? "cusparse-csr-alg1" : options.kernel;
+  const std::string name =
+      !options.kernel.empty() ? options.kernel : options.deterministic ? "cusparse-csr-alg2" : "cusparse-csr-alg1";
   check_param_names(name, options.params, {});
   for (const auto& entry : cusparse_registry())
-    if (entry.info.name == name) return std::make_unique<CusparseOperator<T>>(a, entry, start);
+    if (entry.info.name == name) return std::make_unique<CusparseOperator<T>>(a, entry, options.deterministic, start);
   std::string list;
   for (const auto& entry : cusparse_registry()) list += (list.empty() ? "" : ", ") + entry.info.name;
   throw InvalidArgument("unknown cusparse kernel '" + name + "' (cusparse kernels: " + list + ")");

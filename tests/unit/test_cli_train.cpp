@@ -50,6 +50,8 @@ TEST(CliTrain, BadInputIsOneLineAndExitTwo) {
   expect_one_line_error(run_cli({"train", dir + "/missing.libsvm"}), "missing.libsvm");
   expect_one_line_error(run_cli({"train", sample("heart_scale.libsvm"), "--lambda", "-1"}), "lambda");
   expect_one_line_error(run_cli({"train", sample("heart_scale.libsvm"), "--loss", "ramp"}), "loss");
+  expect_one_line_error(run_cli({"train", sample("heart_scale.libsvm"), "--backend", "cpu", "--kernel", "coo"}),
+                        "unknown kernel 'coo' for backend 'cpu'");
   expect_one_line_error(run_cli({"train", sample("dwt_992.mtx.gz")}), "no labels");
   const std::string three = dir + "/three.libsvm";
   std::ofstream(three) << "1 1:1\n2 2:1\n3 1:1 2:1\n";

@@ -175,7 +175,9 @@ TEST(DistributedOperator, HostBackendsOnTheZooAndRealMatrices) {
           }
           for (const PartitionMethod method : {PartitionMethod::rows, PartitionMethod::nonzeros}) {
             test::check_distributed_products<double>(m.matrix, m.name, method, parts, options);
-            if (backend == Backend::cpu) test::check_distributed_products<float>(m.matrix, m.name, method, parts, options);
+            const bool zoo = m.name.find(".mtx") == std::string::npos;  // real matrices: f64 only
+            if (backend == Backend::cpu && zoo)
+              test::check_distributed_products<float>(m.matrix, m.name, method, parts, options);
           }
         }
       }

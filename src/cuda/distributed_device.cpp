@@ -14,6 +14,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_scope.hpp"
+#include "cuda/non_blocking_stream.hpp"
 #include "cuda/permute_vectors.hpp"
 #include "multi/part_operators.hpp"
 #include "spmv/error.hpp"
@@ -21,19 +22,6 @@
 namespace spmv::detail {
 
 namespace {
-
-class Stream {
- public:
-  Stream() { SPMV_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~Stream() { cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return stream_; }
-  void synchronize() const { SPMV_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
 
 class Event {
  public:
@@ -51,7 +39,7 @@ class Event {
 template <class T>
 struct DevicePart {
   int device;
-  Stream compute, exchange;
+  NonBlockingStream compute, exchange;
   Event packed, received;
   PartOperators<T> ops;
   DeviceBuffer<T> x;       // halo: the part's slice; allgather: all of x

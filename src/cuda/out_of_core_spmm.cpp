@@ -20,6 +20,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_csr.hpp"
+#include "cuda/non_blocking_stream.hpp"
 #include "cuda/spmm_algorithm.hpp"
 #include "spmv/error.hpp"
 #include "spmv/spmm.hpp"
@@ -97,18 +98,6 @@ void copy_on_host(T* to, std::size_t to_pitch, const T* from, std::size_t from_p
     std::memcpy(to + r * to_pitch, from + r * from_pitch, region.width * sizeof(T));
 }
 
-class Stream {
- public:
-  Stream() { SPMV_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~Stream() { cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_{};
-};
-
 class Event {
  public:
   Event() { SPMV_CUDA_CHECK(cudaEventCreate(&event_)); }
@@ -131,7 +120,7 @@ class Event {
 // One chunk in flight.
 template <class T>
 struct Slot {
-  Stream stream;
+  detail::NonBlockingStream stream;
   detail::DeviceBuffer<T> b;
   detail::DeviceBuffer<T> c;
   detail::PinnedBuffer<T> b_stage;  // pageable operands only

@@ -36,8 +36,10 @@ def main():
         if not auto or auto["status"] != "ok" or not vendor:
             missing.append((key, auto["message"] if auto else "no auto row"))
             continue
+        measured = [r["median_ms"] for r in by_kernel.values() if r["status"] == "ok" and r["verified"]]
         rows.append({"set": key[0], "matrix": key[1], "precision": key[2], "chosen": auto["chosen_kernel"],
                      "ratio": min(vendor) / auto["median_ms"],
+                     "loss": 1 - min(measured) / auto["median_ms"] if len(by_kernel) > len(vendor) + 1 else None,
                      "plan_share": auto["analysis_seconds"] / max(auto["upload_seconds"], 1e-9)})
     print("| set | prec | units | auto vs best cuSPARSE (geomean) | worst | below 0.95x | plan / upload (median) |")
     print("|---|---|---:|---:|---:|---:|---:|")
@@ -50,6 +52,19 @@ def main():
             worst = min(rr, key=lambda r: r["ratio"])
             print(f"| {s} | {p} | {len(rr)} | {gm:.2f}x | {worst['ratio']:.2f}x ({worst['matrix']}) "
                   f"| {sum(r['ratio'] < 0.95 for r in rr)} | {100 * statistics.median(r['plan_share'] for r in rr):.0f}% |")
+    judged = [r for r in rows if r["loss"] is not None]
+    if judged:
+        print()
+        print("| set | prec | units | loss vs ideal: mean | median | worst |")
+        print("|---|---|---:|---:|---:|---:|")
+        for s in ("family", "real", "replicated"):
+            for p in ("f64", "f32"):
+                rr = [r for r in judged if r["set"] == s and r["precision"] == p]
+                if rr:
+                    worst = max(rr, key=lambda r: r["loss"])
+                    print(f"| {s} | {p} | {len(rr)} | {100 * statistics.mean(r['loss'] for r in rr):.1f}% "
+                          f"| {100 * statistics.median(r['loss'] for r in rr):.1f}% "
+                          f"| {100 * worst['loss']:.1f}% ({worst['matrix']}) |")
     print()
     for r in sorted(rows, key=lambda r: r["ratio"])[:args.worst]:
         print(f"- {r['set']} {r['matrix']} {r['precision']}: auto chose {r['chosen']}, {r['ratio']:.2f}x best cuSPARSE")

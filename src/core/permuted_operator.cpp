@@ -117,7 +117,7 @@ namespace {
 // to use, so that the kernel reads the slices BAR scored. Any other kernel,
 // or none named: the paper's one stream per row.
 template <class T>
-BroAwareOptions bar_options_for_kernel(const Csr<T>& a, PlanOptions& inner_options) {
+BroAwareOptions bar_options_for_kernel([[maybe_unused]] const Csr<T>& a, PlanOptions& inner_options) {
   BroAwareOptions bar;
   const std::string& kernel = inner_options.kernel;
   if (kernel != "bro-ell" && kernel != "bro-hyb") return bar;

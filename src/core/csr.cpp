@@ -5,6 +5,7 @@
 
 #include "spmv/error.hpp"
 #include "spmv/matrix.hpp"
+#include "core/csr_mirrored.hpp"
 
 namespace spmv {
 
@@ -84,38 +85,67 @@ std::vector<index_t> inverse_or_identity(const std::vector<index_t>& new_of, ind
   return old_of;
 }
 
-}  // namespace
-
+// The Csr of the COO entries and, when `mirror_sign` is not zero, of the
+// mirror image (c, r, mirror_sign * v) of every off-diagonal entry, placed
+// straight into their rows: a stored triangle never becomes a second COO.
 template <class T>
-Csr<T> to_csr(const Coo<T>& coo) {
-  check_index_range(coo.rows, coo.cols, static_cast<std::int64_t>(coo.values.size()), "COO matrix");
+Csr<T> assemble_csr(const Coo<T>& coo, T mirror_sign, const char* what) {
   const std::size_t n = coo.values.size();
   if (coo.row_idx.size() != n || coo.col_idx.size() != n)
-    throw InvalidArgument("COO matrix: row, column and value arrays differ in length (" +
-                          std::to_string(coo.row_idx.size()) + ", " +
-                          std::to_string(coo.col_idx.size()) + ", " + std::to_string(n) + ")");
+    throw InvalidArgument(std::string(what) + ": row, column and value arrays differ in length (" +
+                          std::to_string(coo.row_idx.size()) + ", " + std::to_string(coo.col_idx.size()) +
+                          ", " + std::to_string(n) + ")");
+  const bool mirrored = mirror_sign != T(0);
   Csr<T> a;
   a.rows = coo.rows;
   a.cols = coo.cols;
   a.row_ptr.assign(static_cast<std::size_t>(coo.rows) + 1, 0);
+  std::int64_t total = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const index_t r = coo.row_idx[k], c = coo.col_idx[k];
     if (r < 0 || r >= coo.rows || c < 0 || c >= coo.cols)
-      throw InvalidArgument("COO matrix: " + entry_name(k, r, c) + " is outside the " +
+      throw InvalidArgument(std::string(what) + ": " + entry_name(k, r, c) + " is outside the " +
                             std::to_string(coo.rows) + " x " + std::to_string(coo.cols) + " matrix");
     ++a.row_ptr[r + 1];
+    ++total;
+    if (mirrored && r != c) {
+      ++a.row_ptr[c + 1];
+      ++total;
+    }
   }
+  check_index_range(coo.rows, coo.cols, total, what);
   std::partial_sum(a.row_ptr.begin(), a.row_ptr.end(), a.row_ptr.begin());
-  a.col_idx.resize(n);
-  a.values.resize(n);
+  a.col_idx.resize(static_cast<std::size_t>(total));
+  a.values.resize(static_cast<std::size_t>(total));
   std::vector<index_t> next(a.row_ptr.begin(), a.row_ptr.end() - 1);
   for (std::size_t k = 0; k < n; ++k) {
-    const index_t dst = next[coo.row_idx[k]]++;
-    a.col_idx[dst] = coo.col_idx[k];
+    const index_t r = coo.row_idx[k], c = coo.col_idx[k];
+    const index_t dst = next[r]++;
+    a.col_idx[dst] = c;
     a.values[dst] = coo.values[k];
+    if (mirrored && r != c) {
+      const index_t mirror = next[c]++;
+      a.col_idx[mirror] = r;
+      a.values[mirror] = mirror_sign * coo.values[k];
+    }
   }
   canonicalise_rows(a);
   return a;
+}
+
+}  // namespace
+
+template <class T>
+Csr<T> to_csr(const Coo<T>& coo) {
+  return assemble_csr(coo, T(0), "COO matrix");
+}
+
+template <class T>
+Csr<T> to_csr_mirrored(const Coo<T>& triangle, bool skew) {
+  if (triangle.rows != triangle.cols)
+    throw InvalidArgument("a symmetric matrix must be square, the triangle is " + std::to_string(triangle.rows) +
+                          " x " + std::to_string(triangle.cols));
+  return assemble_csr(triangle, skew ? T(-1) : T(1), "symmetric matrix");
 }
 
 template <class T>
@@ -282,6 +312,7 @@ Csr<To> cast(const Csr<From>& a) {
 
 #define SPMV_INSTANTIATE(T)                                                                     \
   template Csr<T> to_csr(const Coo<T>&);                                                        \
+  template Csr<T> to_csr_mirrored(const Coo<T>&, bool);                                         \
   template Coo<T> to_coo(const Csr<T>&);                                                        \
   template Csr<T> csr_from_arrays(index_t, index_t, const std::vector<index_t>&,               \
                                   const std::vector<index_t>&, const std::vector<T>&);          \

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/csr_mirrored.hpp"
 #include "io/input_file.hpp"
 #include "io/read_limits.hpp"
 #include "io/text_cursor.hpp"
@@ -295,36 +296,33 @@ Coo<T> read_array_values(TextCursor& cursor, const Banner& banner, const SizeLin
   return coo;
 }
 
-// Adds the mirror image of every off-diagonal entry (negated when skew).
+// A symmetric file's stored entries and their mirror images must fit index_t.
 template <class T>
-void expand_symmetric(Coo<T>& coo, MmSymmetry symmetry, const std::string& path) {
-  const std::size_t stored = coo.values.size();
-  std::size_t off_diagonal = 0;
-  for (std::size_t k = 0; k < stored; ++k) off_diagonal += coo.row_idx[k] != coo.col_idx[k];
-  if (static_cast<std::int64_t>(stored + off_diagonal) > max_index)
-    throw SizeError(path + ": the expanded symmetric matrix has " + std::to_string(stored + off_diagonal) +
+void check_expanded_size(const Coo<T>& stored, const std::string& path) {
+  std::int64_t expanded = 0;
+  for (std::size_t k = 0; k < stored.values.size(); ++k) expanded += stored.row_idx[k] != stored.col_idx[k] ? 2 : 1;
+  if (expanded > max_index)
+    throw SizeError(path + ": the expanded symmetric matrix has " + std::to_string(expanded) +
                     " non-zeros, more than the 32-bit index limit " + std::to_string(max_index));
-  coo.row_idx.reserve(stored + off_diagonal);
-  coo.col_idx.reserve(stored + off_diagonal);
-  coo.values.reserve(stored + off_diagonal);
-  const T sign = symmetry == MmSymmetry::skew_symmetric ? T(-1) : T(1);
-  for (std::size_t k = 0; k < stored; ++k)
-    if (coo.row_idx[k] != coo.col_idx[k]) coo.push(coo.col_idx[k], coo.row_idx[k], sign * coo.values[k]);
 }
 
 }  // namespace
 
 template <class T>
 Csr<T> read_matrix_market(const std::string& path, const ReadOptions& options) {
-  const std::string text = io::read_whole_file(path, options.max_inflated_bytes);
-  TextCursor cursor(path, text);
-  const Banner banner = read_banner(cursor);
-  const SizeLine size = read_size_line(cursor, banner, options);
-  Coo<T> coo = banner.format == MmFormat::coordinate
-                   ? read_coordinate_entries<T>(cursor, banner, size, options)
-                   : read_array_values<T>(cursor, banner, size, options);
-  if (banner.symmetry != MmSymmetry::general) expand_symmetric(coo, banner.symmetry, path);
-  return to_csr(coo);
+  Banner banner;
+  Coo<T> stored;
+  {  // the file's text is released before the Csr is assembled (peak memory)
+    const std::string text = io::read_whole_file(path, options.max_inflated_bytes);
+    TextCursor cursor(path, text);
+    banner = read_banner(cursor);
+    const SizeLine size = read_size_line(cursor, banner, options);
+    stored = banner.format == MmFormat::coordinate ? read_coordinate_entries<T>(cursor, banner, size, options)
+                                                   : read_array_values<T>(cursor, banner, size, options);
+  }
+  if (banner.symmetry == MmSymmetry::general) return to_csr(stored);
+  check_expanded_size(stored, path);
+  return to_csr_mirrored(stored, banner.symmetry == MmSymmetry::skew_symmetric);
 }
 
 template Csr<float> read_matrix_market(const std::string&, const ReadOptions&);

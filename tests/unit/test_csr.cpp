@@ -1,6 +1,7 @@
 // Canonical Csr construction and the structural operations of matrix.hpp.
 #include <gtest/gtest.h>
 
+#include "core/csr_mirrored.hpp"
 #include "spmv/error.hpp"
 #include "spmv/matrix.hpp"
 #include "test_support.hpp"
@@ -78,6 +79,37 @@ TEST(Csr, TransposeTwiceIsIdentityOnTheZoo) {
     EXPECT_EQ(t.rows, m.matrix.cols) << m.name;
     EXPECT_EQ(transpose(t), m.matrix) << m.name;
   }
+}
+
+// A symmetric (or skew-symmetric) matrix assembled from its lower triangle
+// equals the Csr of the triangle plus its mirror image, built as a COO.
+TEST(Csr, MirroredTriangleEqualsTheExpandedCoo) {
+  for (const auto& m : test::matrix_zoo()) {
+    if (m.matrix.rows != m.matrix.cols) continue;
+    for (const bool skew : {false, true}) {
+      const Coo<double> all = to_coo(m.matrix);
+      Coo<double> triangle, expanded;
+      triangle.rows = triangle.cols = expanded.rows = expanded.cols = m.matrix.rows;
+      for (index_t k = 0; k < all.nnz(); ++k) {
+        const index_t r = all.row_idx[k], c = all.col_idx[k];
+        if (c > r || (skew && c == r)) continue;
+        triangle.push(r, c, all.values[k]);
+        expanded.push(r, c, all.values[k]);
+        if (c != r) expanded.push(c, r, skew ? -all.values[k] : all.values[k]);
+      }
+      if (triangle.nnz() > 0) {  // a duplicate of the first entry, summed by both
+        const index_t r = triangle.row_idx[0], c = triangle.col_idx[0];
+        triangle.push(r, c, 0.25);
+        expanded.push(r, c, 0.25);
+        if (r != c) expanded.push(c, r, skew ? -0.25 : 0.25);
+      }
+      EXPECT_EQ(to_csr_mirrored(triangle, skew), to_csr(expanded)) << m.name << (skew ? " skew" : "");
+    }
+  }
+  Coo<double> wide;
+  wide.rows = 2;
+  wide.cols = 3;
+  EXPECT_THROW(to_csr_mirrored(wide, false), InvalidArgument);
 }
 
 TEST(Csr, TransposeByHand) {

@@ -8,63 +8,20 @@
 // is deterministic). The concatenated numbering is reversed at the end.
 // Time O(nnz log(max degree)) plus the George-Liu searches; memory O(nnz).
 #include <algorithm>
-#include <iterator>
 
 #include "core/reorder_support.hpp"
+#include "core/symmetric_graph.hpp"
 #include "spmv/reorder.hpp"
 
 namespace spmv {
 
 namespace {
 
-// Adjacency lists of A + A^T without the diagonal, each sorted and unique.
-struct SymmetricGraph {
-  std::vector<index_t> offsets;
-  std::vector<index_t> neighbours;
-
-  index_t nodes() const { return static_cast<index_t>(offsets.size()) - 1; }
-  index_t degree(index_t v) const { return offsets[v + 1] - offsets[v]; }
-  const index_t* begin(index_t v) const { return neighbours.data() + offsets[v]; }
-  const index_t* end(index_t v) const { return neighbours.data() + offsets[v + 1]; }
-};
-
-// Merges row v of A with row v of A^T (both sorted) for every v.
-template <class T>
-SymmetricGraph symmetric_graph(const Csr<T>& a) {
-  const index_t n = a.rows;
-  // The pattern of A^T by counting: rows of A are visited in increasing
-  // order, so each row of A^T comes out sorted.
-  std::vector<index_t> t_offsets(static_cast<std::size_t>(n) + 1, 0);
-  for (index_t column : a.col_idx) ++t_offsets[column + 1];
-  for (index_t v = 0; v < n; ++v) t_offsets[v + 1] += t_offsets[v];
-  std::vector<index_t> t_rows(a.col_idx.size());
-  std::vector<index_t> fill(t_offsets.begin(), t_offsets.end() - 1);
-  for (index_t row = 0; row < n; ++row)
-    for (index_t k = a.row_ptr[row]; k < a.row_ptr[row + 1]; ++k) t_rows[fill[a.col_idx[k]]++] = row;
-
-  SymmetricGraph g;
-  g.offsets.assign(static_cast<std::size_t>(n) + 1, 0);
-  g.neighbours.reserve(2 * a.col_idx.size());
-  for (index_t v = 0; v < n; ++v) {
-    const index_t* row = a.col_idx.data() + a.row_ptr[v];
-    const index_t* row_end = a.col_idx.data() + a.row_ptr[v + 1];
-    const index_t* column = t_rows.data() + t_offsets[v];
-    const index_t* column_end = t_rows.data() + t_offsets[v + 1];
-    const std::size_t before = g.neighbours.size();
-    std::set_union(row, row_end, column, column_end, std::back_inserter(g.neighbours));
-    g.neighbours.erase(std::remove(g.neighbours.begin() + static_cast<std::ptrdiff_t>(before),
-                                   g.neighbours.end(), v),
-                       g.neighbours.end());
-    g.offsets[v + 1] = static_cast<index_t>(g.neighbours.size());
-  }
-  return g;
-}
-
 // Breadth-first level structures rooted at one node, reusing its marks
 // between searches (a search only marks with its own stamp).
 class LevelSearch {
  public:
-  explicit LevelSearch(const SymmetricGraph& g) : g_(g), mark_(g.nodes(), 0) {}
+  explicit LevelSearch(const detail::SymmetricGraph& g) : g_(g), mark_(g.nodes(), 0) {}
 
   // Visits the component of `root`; afterwards nodes() lists it level by
   // level and last_level() the farthest level.
@@ -106,7 +63,7 @@ class LevelSearch {
   index_t min_degree_in_component() const { return min_degree_node(0, nodes_.size()); }
 
  private:
-  const SymmetricGraph& g_;
+  const detail::SymmetricGraph& g_;
   std::vector<unsigned> mark_;
   unsigned stamp_ = 0;
   std::vector<index_t> nodes_;
@@ -133,7 +90,7 @@ index_t pseudo_peripheral_node(LevelSearch& search, index_t any) {
 template <class T>
 std::vector<index_t> reverse_cuthill_mckee(const Csr<T>& a) {
   detail::require_square(a.rows, a.cols, "rcm");
-  const SymmetricGraph g = symmetric_graph(a);
+  const detail::SymmetricGraph g = detail::symmetric_graph(a);
   const index_t n = g.nodes();
   LevelSearch search(g);
   std::vector<bool> numbered(static_cast<std::size_t>(n), false);

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ make zlib1g-dev libcli11-dev libfmt-dev nlohmann-json3-dev
           libgtest-dev libsuitesparse-dev python3-matplotlib
           pybind11-dev python3-dev python3-numpy python3-scipy python3-pytest
-          libopenmpi-dev openmpi-bin "$@")
+          libopenmpi-dev openmpi-bin libmetis-dev "$@")
 
 missing=()
 for p in "${packages[@]}"; do

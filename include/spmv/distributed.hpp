@@ -11,6 +11,13 @@
 // rectangular one the columns are split into equal counts (a part may own no
 // entry of x when P > cols).
 //
+// The graph partition (METIS) gives each part rows scattered over A. It
+// carries an order of the rows (Partition::row_order) that gathers each
+// part's rows into one block: the parts then split P A P^T as above, and the
+// distributed operator moves x and y between the caller's order and P's on
+// the host (apply, load_x, load_y, store_y), the parts' own vectors staying
+// in P's order.
+//
 // Exchange of x before the product:
 //   allgather  (the paper's PCSR with communication): every part receives
 //              every other part's x and multiplies its whole row block.
@@ -24,6 +31,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +44,7 @@ namespace spmv {
 enum class PartitionMethod {
   rows,      // PCSR-I: equal numbers of rows
   nonzeros,  // PCSR-II: equal numbers of non-zeros (each part at least one row)
+  graph,     // METIS k-way on A + A^T: balanced non-zeros, fewest x entries exchanged (square only)
 };
 enum class Exchange { allgather, halo };
 
@@ -47,7 +56,15 @@ Exchange exchange_from_string(const std::string& name);                  // thro
 struct Partition {
   std::vector<index_t> row_offsets;     // P + 1 entries, 0 .. rows, strictly increasing
   std::vector<index_t> column_offsets;  // P + 1 entries, 0 .. cols, non-decreasing
+  // Empty: the offsets count A's own rows (rows, nnz). Otherwise (graph, a
+  // square matrix) the order of P A P^T that the offsets count, as in
+  // reorder.hpp: row_order[i] is A's row (and column) at position i.
+  std::vector<index_t> row_order;
+
   int parts() const { return static_cast<int>(row_offsets.size()) - 1; }
+  // A's rows that part p owns, in the part's order (its y entries, and its x
+  // entries for a square matrix).
+  std::vector<index_t> rows_of_part(int p) const;
 };
 
 // Throw InvalidArgument for parts < 1 and for parts > rows (every part needs
@@ -56,8 +73,23 @@ template <class T>
 Partition partition_rows(const Csr<T>& a, int parts);
 template <class T>
 Partition partition_nonzeros(const Csr<T>& a, int parts);
+// METIS_PartGraphKway on the graph of A + A^T without self loops, minimising
+// the total communication volume (the x entries parts receive), vertex
+// weights the rows' non-zeros plus one (an empty row still costs its y
+// entry), parts within 3% of an equal weight (METIS's default). Rows without
+// a neighbour go to the lightest parts after METIS. Every part gets at least
+// one row (a part left empty takes a row from the largest). A graph without
+// edges needs no exchange: it gets partition_nonzeros. Throws InvalidArgument for a rectangular matrix
+// (rows and nnz take any shape), and Unavailable in a build without METIS.
+template <class T>
+Partition partition_graph(const Csr<T>& a, int parts);
+// Whether this build has METIS (the graph partition).
+bool graph_partition_available();
 template <class T>
 Partition partition(const Csr<T>& a, PartitionMethod method, int parts);
+// Non-zeros of A in each part's rows.
+template <class T>
+std::vector<std::int64_t> part_nonzeros(const Csr<T>& a, const Partition& partition);
 // A partition of the caller's row boundaries (columns as described above);
 // throws InvalidArgument naming the first empty or out-of-order part.
 Partition partition_from_row_offsets(index_t rows, index_t cols, std::vector<index_t> row_offsets);
@@ -88,8 +120,9 @@ struct PartMatrices {
   std::vector<HaloReceive> receives;   // halo, by sending part
 };
 
-// Splits `a` by the partition for the exchange (halo: local, remote, ghosts
-// and the lists; allgather: the row block with its global columns).
+// Splits `a` (P A P^T for a partition with a row order) by the partition for
+// the exchange (halo: local, remote, ghosts and the lists; allgather: the row
+// block with its global columns).
 template <class T>
 std::vector<PartMatrices<T>> split_into_parts(const Csr<T>& a, const Partition& partition, Exchange exchange);
 
@@ -140,8 +173,9 @@ class DistributedOperator {
   Exchange exchange_kind() const { return exchange_; }
   const ExchangeVolume& volume() const { return volume_; }
 
-  // y = alpha A x + beta y on global host vectors: scatters x (and y when
-  // beta != 0) to the parts, runs, gathers y. With beta == 0 y is not read.
+  // y = alpha A x + beta y on global host vectors in the caller's order:
+  // scatters x (and y when beta != 0) to the parts, runs, gathers y. With
+  // beta == 0 y is not read.
   void apply(const T* x, T* y, T alpha = T(1), T beta = T(0)) {
     load_x(x);
     if (beta != T(0)) load_y(y);
@@ -151,6 +185,8 @@ class DistributedOperator {
 
   // The steps, on vectors resident in the parts (what a solver iterates and
   // what the benchmark times). Each returns once its work has completed.
+  // The global vectors are in the caller's order; under a row order the
+  // parts hold theirs in P's order.
   virtual void load_x(const T* x) = 0;  // each part takes its slice of global x
   virtual void load_y(const T* y) = 0;
   virtual void store_y(T* y) = 0;       // each part's slice into global y

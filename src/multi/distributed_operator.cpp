@@ -3,6 +3,9 @@
 // between them in the order an MPI rank would do it (pack each send list,
 // then each receiver copies its runs of ghosts), the parts' products one
 // after the other (each uses every core through its own cpu operator).
+// A partition with a row order wraps the operator of P A P^T (host or
+// device parts) in one that moves the global vectors into and out of P's
+// order on the host.
 #include <algorithm>
 #include <string>
 
@@ -110,29 +113,76 @@ class HostDistributedOperator final : public DistributedOperator<T> {
   std::vector<HostPart> parts_;
 };
 
-}  // namespace
-
+// The operator of a partition with a row order: `blocks` works on P A P^T
+// (its partition the same row blocks without the order); x and y are
+// gathered into P's order (x'[i] = x[row_order[i]]) on the way in and
+// scattered back on the way out, through one host vector of the rows.
 template <class T>
-std::unique_ptr<DistributedOperator<T>> make_distributed_operator(const Csr<T>& a, const Partition& partition,
-                                                                  const DistributedOptions& options) {
-  std::vector<PartMatrices<T>> parts = split_into_parts(a, partition, options.exchange);
+class ReorderedDistributedOperator final : public DistributedOperator<T> {
+ public:
+  ReorderedDistributedOperator(const Partition& partition, std::unique_ptr<DistributedOperator<T>> blocks)
+      : DistributedOperator<T>(blocks->rows(), blocks->cols(), partition, blocks->exchange_kind(), blocks->volume()),
+        blocks_(std::move(blocks)),
+        reordered_(static_cast<std::size_t>(this->rows())) {}
+
+  void load_x(const T* x) override { blocks_->load_x(gathered(x)); }
+  void load_y(const T* y) override { blocks_->load_y(gathered(y)); }
+  void store_y(T* y) override {
+    blocks_->store_y(reordered_.data());
+    const std::vector<index_t>& order = this->partition().row_order;
+    for (std::size_t i = 0; i < order.size(); ++i) y[order[i]] = reordered_[i];
+  }
+  void exchange() override { blocks_->exchange(); }
+  void multiply_part(int part, T alpha, T beta) override { blocks_->multiply_part(part, alpha, beta); }
+  void run(T alpha, T beta) override { blocks_->run(alpha, beta); }
+  std::vector<std::vector<OperatorDescription>> describe_parts() const override { return blocks_->describe_parts(); }
+
+ private:
+  const T* gathered(const T* vector) {
+    const std::vector<index_t>& order = this->partition().row_order;
+    for (std::size_t i = 0; i < order.size(); ++i) reordered_[i] = vector[order[i]];
+    return reordered_.data();
+  }
+
+  std::unique_ptr<DistributedOperator<T>> blocks_;
+  std::vector<T> reordered_;
+};
+
+// The operator of parts that are contiguous row blocks of the matrix they were split from.
+template <class T>
+std::unique_ptr<DistributedOperator<T>> make_row_block_operator(index_t rows, index_t cols, const Partition& partition,
+                                                                std::vector<PartMatrices<T>> parts,
+                                                                const DistributedOptions& options) {
   switch (options.part_options.backend) {
     case Backend::reference:
     case Backend::cpu:
-      return std::make_unique<HostDistributedOperator<T>>(a.rows, a.cols, partition, std::move(parts), options);
+      return std::make_unique<HostDistributedOperator<T>>(rows, cols, partition, std::move(parts), options);
     case Backend::cuda:
     case Backend::cusparse:
 #ifdef SPMV_HAVE_CUDA
       if (!cuda_available())
         throw Unavailable(std::string("backend '") + to_string(options.part_options.backend) +
                           "' needs a CUDA device and none was found");
-      return detail::make_device_distributed_operator(a.rows, a.cols, partition, std::move(parts), options);
+      return detail::make_device_distributed_operator(rows, cols, partition, std::move(parts), options);
 #else
       throw Unavailable(std::string("backend '") + to_string(options.part_options.backend) +
                         "' is not in this build (configured without CUDA)");
 #endif
   }
   throw InvalidArgument("unknown backend");
+}
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<DistributedOperator<T>> make_distributed_operator(const Csr<T>& a, const Partition& partition,
+                                                                  const DistributedOptions& options) {
+  std::vector<PartMatrices<T>> parts = split_into_parts(a, partition, options.exchange);
+  if (partition.row_order.empty()) return make_row_block_operator(a.rows, a.cols, partition, std::move(parts), options);
+  Partition row_blocks = partition;
+  row_blocks.row_order.clear();
+  return std::make_unique<ReorderedDistributedOperator<T>>(
+      partition, make_row_block_operator(a.rows, a.cols, row_blocks, std::move(parts), options));
 }
 
 template std::unique_ptr<DistributedOperator<float>> make_distributed_operator(const Csr<float>&, const Partition&,

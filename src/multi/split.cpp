@@ -6,6 +6,7 @@
 
 #include "spmv/distributed.hpp"
 #include "spmv/error.hpp"
+#include "spmv/reorder.hpp"
 
 namespace spmv {
 
@@ -24,6 +25,10 @@ void check_fits(const Partition& partition, index_t rows, index_t cols) {
     throw InvalidArgument("the partition (" + std::to_string(parts) + " parts of " +
                           std::to_string(partition.row_offsets.empty() ? 0 : partition.row_offsets.back()) +
                           " rows) does not fit a " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
+  if (!partition.row_order.empty() && (rows != cols || static_cast<index_t>(partition.row_order.size()) != rows))
+    throw InvalidArgument("the partition's row order (" + std::to_string(partition.row_order.size()) +
+                          " rows) does not fit a " + std::to_string(rows) + " x " + std::to_string(cols) +
+                          " matrix: it orders the rows and columns of a square one");
 }
 
 // Rows [begin, end) of `a` with the columns `keep` accepts, renumbered by `column_of`.
@@ -43,11 +48,9 @@ Csr<T> row_block(const Csr<T>& a, index_t begin, index_t end, index_t cols, Keep
   return block;
 }
 
-}  // namespace
-
+// split_into_parts on a matrix whose parts are contiguous row blocks.
 template <class T>
-std::vector<PartMatrices<T>> split_into_parts(const Csr<T>& a, const Partition& partition, Exchange exchange) {
-  check_fits(partition, a.rows, a.cols);
+std::vector<PartMatrices<T>> split_row_blocks(const Csr<T>& a, const Partition& partition, Exchange exchange) {
   const int parts = partition.parts();
   std::vector<PartMatrices<T>> result(parts);
   for (int p = 0; p < parts; ++p) {
@@ -95,6 +98,16 @@ std::vector<PartMatrices<T>> split_into_parts(const Csr<T>& a, const Partition& 
     }
   }
   return result;
+}
+
+}  // namespace
+
+template <class T>
+std::vector<PartMatrices<T>> split_into_parts(const Csr<T>& a, const Partition& partition, Exchange exchange) {
+  check_fits(partition, a.rows, a.cols);
+  if (partition.row_order.empty()) return split_row_blocks(a, partition, exchange);
+  const std::vector<index_t>& order = partition.row_order;
+  return split_row_blocks(reorder(a, MatrixOrdering{Reordering::none, order, order, 0.0}), partition, exchange);
 }
 
 std::size_t ExchangeVolume::total_bytes() const {

@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <numeric>
 #include <random>
 
 #include "spmv/io.hpp"
 #include "spmv/reference.hpp"
+#include "spmv/reorder.hpp"
 #include "spmv/verify.hpp"
 
 namespace fs = std::filesystem;
@@ -90,6 +92,14 @@ Csr<double> from_triplets(index_t rows, index_t cols,
   coo.cols = cols;
   for (const auto& [r, c, v] : entries) coo.push(r, c, v);
   return to_csr(coo);
+}
+
+Csr<double> symmetrically_shuffled(const Csr<double>& a, unsigned seed) {
+  std::vector<index_t> order(static_cast<std::size_t>(a.rows));
+  std::iota(order.begin(), order.end(), index_t{0});
+  std::mt19937 rng(seed);
+  for (index_t i = a.rows - 1; i > 0; --i) std::swap(order[i], order[rng() % static_cast<unsigned>(i + 1)]);
+  return reorder(a, MatrixOrdering{Reordering::none, order, order, 0.0});
 }
 
 namespace {

@@ -31,6 +31,11 @@ std::string temp_dir();
 // Canonical Csr from 0-based (row, column, value) triplets, duplicates summed.
 Csr<double> from_triplets(index_t rows, index_t cols,
                           const std::vector<std::tuple<index_t, index_t, double>>& entries);
+// The square `a` with its rows and columns in one random order (P A P^T, a
+// mesh numbered badly), the order drawn from `seed` by Fisher-Yates on
+// std::mt19937 (the same on every platform). The generators' `shuffle`
+// moves the rows only.
+Csr<double> symmetrically_shuffled(const Csr<double>& a, unsigned seed);
 
 struct ZooMatrix {
   std::string name;

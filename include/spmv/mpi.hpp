@@ -31,20 +31,26 @@ class MpiOperator {
   MpiOperator(const MpiOperator&) = delete;
   MpiOperator& operator=(const MpiOperator&) = delete;
 
-  // This rank's rows of A and y, and its entries of x.
+  // This rank's rows of A and y, and its entries of x, as positions in the
+  // partition's order (A's own order unless it has a row order).
   index_t row_begin() const { return part_.row_begin; }
   index_t row_end() const { return part_.row_end; }
   index_t column_begin() const { return part_.column_begin; }
   index_t column_end() const { return part_.column_end; }
+  // A's rows this rank owns, in the order of y_local (and of x_local: a
+  // partition with a row order is of a square matrix, x split like y).
+  const std::vector<index_t>& owned_rows() const { return owned_rows_; }
 
   // Collective: y_local = alpha A_rank x + beta y_local, x_local holding
-  // this rank's entries of x and y_local its rows (beta == 0: not read).
+  // this rank's entries of x and y_local its rows (beta == 0: not read):
+  // x_local[i] = x[owned_rows()[i]] under the graph partition.
   void apply(const T* x_local, T* y_local, T alpha = T(1), T beta = T(0));
 
  private:
   MPI_Comm comm_;
   Exchange exchange_;
   PartMatrices<T> part_;
+  std::vector<index_t> owned_rows_;
   std::vector<int> slice_counts_, slice_offsets_;  // every rank's x slice (all-gather)
   std::unique_ptr<Operator<T>> block_, local_, remote_;
   std::vector<T> full_x_, ghosts_;

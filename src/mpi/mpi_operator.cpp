@@ -32,6 +32,7 @@ MpiOperator<T>::MpiOperator(const Csr<T>& a, const Partition& partition, Exchang
     throw InvalidArgument("MpiOperator: the partition has " + std::to_string(partition.parts()) +
                           " parts for a communicator of " + std::to_string(size) + " ranks (one part per rank)");
   part_ = std::move(split_into_parts(a, partition, exchange)[rank]);
+  owned_rows_ = partition.rows_of_part(rank);
   if (exchange == Exchange::allgather) {
     block_ = plan(part_.block, part_options);
     full_x_.assign(a.cols, T(0));

@@ -55,8 +55,8 @@ DistributedMeasurement measure(const BenchProblem<T>& problem, Backend backend, 
   const auto op = make_distributed_operator(a, partition, options);
   m.volume = op->volume();
   const auto descriptions = op->describe_parts();
+  m.part_nnz = part_nonzeros(a, partition);
   for (int p = 0; p < parts; ++p) {
-    m.part_nnz.push_back(a.row_ptr[partition.row_offsets[p + 1]] - a.row_ptr[partition.row_offsets[p]]);
     std::string kernels;
     for (const OperatorDescription& part : descriptions[p])
       kernels += (kernels.empty() ? "" : "+") + part.kernel;

@@ -272,8 +272,10 @@ Command add_bench_command(CLI::App& app) {
                     "on one device (or the host), beside one part and cuSPARSE on the whole matrix, with the "
                     "exchange model")
           ->check(CLI::Range(1, 1 << 16));
-  c->add_option("--partition", o->partition, "with --parts: rows (PCSR-I, equal rows) or nnz (PCSR-II, default)")
-      ->check(CLI::IsMember({"rows", "nnz"}))
+  c->add_option("--partition", o->partition,
+                "with --parts: rows (PCSR-I, equal rows), nnz (PCSR-II, default) or graph (METIS: balanced "
+                "non-zeros, fewest x entries exchanged; square matrices)")
+      ->check(CLI::IsMember({"rows", "nnz", "graph"}))
       ->needs(parts);
   c->add_option("--exchange", o->exchange, "with --parts: halo (default) or allgather")
       ->check(CLI::IsMember({"halo", "allgather"}))

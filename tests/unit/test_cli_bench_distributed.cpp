@@ -1,9 +1,15 @@
 // `spmv bench --parts P` on the cpu backend: the table and JSON of the
 // distributed run (per-part times, exchange measured and modelled, spread,
-// efficiency against one part), and its refusals.
+// efficiency against one part), the graph partition's smaller exchange, and
+// the refusals.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <map>
+
+#include "spmv/distributed.hpp"
+#include "spmv/gen.hpp"
+#include "spmv/io.hpp"
 #include "test_cli_support.hpp"
 
 namespace spmv::test {
@@ -35,6 +41,38 @@ TEST(CliBenchDistributed, PartsOnTheCpuBackend) {
     EXPECT_GT(report["distributed"]["efficiency_same_device"].get<double>(), 0);
     EXPECT_GT(report["distributed"]["exchange_model_link_ms"].get<double>(), 0);
   }
+}
+
+TEST(CliBenchDistributed, GraphPartitionOnAShuffledStencil) {
+  if (!graph_partition_available()) GTEST_SKIP() << "this build has no METIS (SPMV_METIS)";
+  // A grid numbered in a random order: the equal non-zeros split cuts it at
+  // random, METIS finds compact parts; the received bytes say so.
+  const std::string matrix = temp_dir() + "/shuffled.mtx";
+  write_matrix_market(matrix, symmetrically_shuffled(generate(parse_generator_spec("stencil27:n=12")), 4));
+  std::map<std::string, std::size_t> received;
+  for (const std::string partition : {"graph", "nnz"}) {
+    const std::string path = temp_dir() + "/" + partition + ".json";
+    const CliRun run = run_cli({"bench", matrix, "--backend", "cpu", "--parts", "4", "--partition", partition,
+                                "--runs", "2", "--warmup", "1", "--json", path});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.out.find("4 parts by " + partition + ", halo exchange"), std::string::npos) << run.out;
+    const json report = json::parse(read_text(path));
+    EXPECT_EQ(report["partition"], partition);
+    const json& parts = report["distributed"]["parts"];
+    ASSERT_EQ(parts["status"], "ok");
+    std::int64_t nonzeros = 0;
+    for (const json& n : parts["part_nnz"]) nonzeros += n.get<std::int64_t>();
+    EXPECT_EQ(nonzeros, report["matrix"]["nnz"].get<std::int64_t>());
+    for (const json& bytes : parts["received_bytes"]) received[partition] += bytes.get<std::size_t>();
+  }
+  EXPECT_LT(4 * received["graph"], received["nnz"]) << received["graph"] << " vs " << received["nnz"];
+}
+
+TEST(CliBenchDistributed, GraphPartitionRefusesARectangularMatrix) {
+  const CliRun run = run_cli({"bench", "--gen", "random:rows=40,cols=60,density=0.1", "--backend", "cpu", "--parts",
+                              "2", "--partition", "graph"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("needs a square matrix"), std::string::npos) << run.err;
 }
 
 TEST(CliBenchDistributed, Refusals) {

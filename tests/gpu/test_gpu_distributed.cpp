@@ -1,6 +1,7 @@
 // The distributed operator with its parts on the GPU: P = 1..4 parts on one
-// device (the exchange as device copies), equal rows and equal non-zeros,
-// halo and all-gather, cuda and cusparse parts, f32 and f64, against the
+// device (the exchange as device copies), equal rows, equal non-zeros and
+// the graph partition (its parts' vectors in P's order on the device), halo
+// and all-gather, cuda and cusparse parts, f32 and f64, against the
 // reference on the zoo and a few real matrices.
 #include <gtest/gtest.h>
 
@@ -18,7 +19,10 @@ void check_on_device(const test::ZooMatrix& m, Backend backend) {
     options.part_options.backend = backend;
     options.exchange = exchange;
     for (int parts = 1; parts <= std::min<index_t>(4, m.matrix.rows); ++parts)
-      for (const PartitionMethod method : {PartitionMethod::rows, PartitionMethod::nonzeros}) {
+      for (const PartitionMethod method : {PartitionMethod::rows, PartitionMethod::nonzeros, PartitionMethod::graph}) {
+        // The graph partition: square matrices, in a build with METIS (unit tests cover the refusals).
+        if (method == PartitionMethod::graph && (m.matrix.rows != m.matrix.cols || !graph_partition_available()))
+          continue;
         test::check_distributed_products<double>(m.matrix, m.name, method, parts, options);
         test::check_distributed_products<float>(m.matrix, m.name, method, parts, options);
       }

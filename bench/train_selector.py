@@ -280,7 +280,13 @@ def judge(records, features, names, expected_products, margin, risk):
             if chosen not in ok:
                 continue
             ideal = min(r["median_ms"] for r in ok.values())
-            outcome.append({"group": group, "set": sample["set"], "device": key[-1], "precision": sample["precision"],
+            # Each kernel's prediction (log2 over the roofline, and its risk charge) beside its
+            # measurement, for explaining a bad choice.
+            predictions = {k["kernel"]: (predict_boosted(k, row), risk * k["uncertainty_log2"],
+                                         within_training_range(k, row),
+                                         math.log2(ok[k["kernel"]]["median_ms"] * 1e-3 / roofline)
+                                         if k["kernel"] in ok else None) for k in kernels}
+            outcome.append({"predictions": predictions, "group": group, "set": sample["set"], "device": key[-1], "precision": sample["precision"],
                             "matrix": sample["matrix"]["name"], "chosen": chosen,
                             "loss": ok[chosen]["median_ms"] / ideal - 1,
                             "vs_cusparse": min(cusparse) / ok[chosen]["median_ms"],
@@ -323,6 +329,8 @@ def main():
                         help="how much cheaper a kernel of ours must be predicted than the best cuSPARSE one")
     parser.add_argument("--risk", type=float, default=1.0,
                         help="how many of its fit's misses (log2) a kernel's prediction is charged")
+    parser.add_argument("--explain", type=int, default=0,
+                        help="print every kernel's prediction beside its measurement for the N worst held-out choices")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
 
@@ -349,6 +357,14 @@ def main():
                 f.write(f"- worst: {o['matrix']} {o['precision']} {o['device']}: chose {o['chosen']}, "
                         f"loss {100 * o['loss']:.0f}%, {o['vs_cusparse']:.2f}x cuSPARSE\n")
         print(open(args.judge).read())
+        for o in sorted(outcome, key=lambda o: -o["loss"])[:args.explain]:
+            print(f"{o['matrix']} {o['precision']} {o['device']} ({o['group']}): chose {o['chosen']}, "
+                  f"loss {100 * o['loss']:.0f}%; log2 time over the roofline, predicted + risk charge vs measured:")
+            for kernel, (predicted, charge, familiar, measured) in sorted(o["predictions"].items(),
+                                                                          key=lambda item: sum(item[1][:2])):
+                print(f"  {kernel:20s} {predicted:6.2f} + {charge:.2f}  "
+                      f"{'refused' if measured is None else f'{measured:6.2f}'}"
+                      f"{'' if familiar else '  (outside its training range)'}")
 
 
 if __name__ == "__main__":

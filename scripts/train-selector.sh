@@ -4,7 +4,9 @@
 # (docs/selector-judgement.md). Features come from the built tool (BUILD_DIR/spmv), so
 # build first; on a machine with few cores the feature cache
 # (bench/selector/features.jsonl) saves recomputing them: delete it when the
-# features change. Then rebuild: the model is compiled into the library.
+# features change. The setup model is then refitted from the device-build
+# measurements (bench/refit_setup.py; the suite results predate the builds
+# on the GPU). Then rebuild: the model is compiled into the library.
 #   scripts/train-selector.sh [MORE_RESULTS.jsonl ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,3 +18,5 @@ results=("$shared/selector-training/h100-2026-11-23-families45.jsonl.gz"
 python3 bench/train_selector.py --spmv "$build_dir/spmv" --shared-matrices "$shared/matrices" \
   --features-cache bench/selector/features.jsonl --jobs "${JOBS:-$(nproc)}" \
   --out src/select/models/sm90.json --judge docs/selector-judgement.md "${results[@]}"
+python3 bench/refit_setup.py --model src/select/models/sm90.json \
+  bench/results/2026-11-24-h100-device-builds/setup-f64.jsonl bench/results/2026-11-24-h100-device-builds/setup-f32.jsonl

@@ -75,6 +75,11 @@ void expect_read_or_refusal(const std::string& path, std::size_t input_bytes, co
   } catch (const std::exception& e) {
     fail(std::string("not an spmv::Error: ") + e.what());
   }
+  // SPMV_FUZZ_HEAP_REPORT=1: print each read's peak heap growth (how the
+  // readers' memory on large files in fuzz/README.md was measured).
+  if (std::getenv("SPMV_FUZZ_HEAP_REPORT") != nullptr)
+    std::fprintf(stderr, "fuzz harness: a read of %zu bytes grew the heap by %zu bytes (%.2f per input byte)\n",
+                 input_bytes, watch.peak_growth(), static_cast<double>(watch.peak_growth()) / input_bytes);
   if (watch.peak_growth() > allowed_heap_growth(input_bytes))
     fail("a read of " + std::to_string(input_bytes) + " bytes grew the heap by " +
          std::to_string(watch.peak_growth()) + " bytes, more than the " +

@@ -3,9 +3,9 @@
 #include <numeric>
 #include <string>
 
+#include "core/csr_assembly.hpp"
 #include "spmv/error.hpp"
 #include "spmv/matrix.hpp"
-#include "core/csr_mirrored.hpp"
 
 namespace spmv {
 
@@ -85,27 +85,32 @@ std::vector<index_t> inverse_or_identity(const std::vector<index_t>& new_of, ind
   return old_of;
 }
 
-// The Csr of the COO entries and, when `mirror_sign` is not zero, of the
-// mirror image (c, r, mirror_sign * v) of every off-diagonal entry, placed
-// straight into their rows: a stored triangle never becomes a second COO.
+}  // namespace
+
+namespace detail {
+
 template <class T>
-Csr<T> assemble_csr(const Coo<T>& coo, T mirror_sign, const char* what) {
-  const std::size_t n = coo.values.size();
-  if (coo.row_idx.size() != n || coo.col_idx.size() != n)
-    throw InvalidArgument(std::string(what) + ": row, column and value arrays differ in length (" +
-                          std::to_string(coo.row_idx.size()) + ", " + std::to_string(coo.col_idx.size()) +
-                          ", " + std::to_string(n) + ")");
+Csr<T> assemble_csr(const Coo<T>& entries, T mirror_sign, const std::string& what) {
+  const std::size_t n = entries.row_idx.size();
+  const bool pattern = entries.values.empty();
+  if (entries.col_idx.size() != n || (!pattern && entries.values.size() != n))
+    throw InvalidArgument(what + ": row, column and value arrays differ in length (" + std::to_string(n) + ", " +
+                          std::to_string(entries.col_idx.size()) + ", " + std::to_string(entries.values.size()) +
+                          ")");
   const bool mirrored = mirror_sign != T(0);
+  if (mirrored && entries.rows != entries.cols)
+    throw InvalidArgument(what + ": a symmetric matrix must be square, the triangle is " +
+                          std::to_string(entries.rows) + " x " + std::to_string(entries.cols));
   Csr<T> a;
-  a.rows = coo.rows;
-  a.cols = coo.cols;
-  a.row_ptr.assign(static_cast<std::size_t>(coo.rows) + 1, 0);
+  a.rows = entries.rows;
+  a.cols = entries.cols;
+  a.row_ptr.assign(static_cast<std::size_t>(entries.rows) + 1, 0);
   std::int64_t total = 0;
   for (std::size_t k = 0; k < n; ++k) {
-    const index_t r = coo.row_idx[k], c = coo.col_idx[k];
-    if (r < 0 || r >= coo.rows || c < 0 || c >= coo.cols)
-      throw InvalidArgument(std::string(what) + ": " + entry_name(k, r, c) + " is outside the " +
-                            std::to_string(coo.rows) + " x " + std::to_string(coo.cols) + " matrix");
+    const index_t r = entries.row_idx[k], c = entries.col_idx[k];
+    if (r < 0 || r >= entries.rows || c < 0 || c >= entries.cols)
+      throw InvalidArgument(what + ": " + entry_name(k, r, c) + " is outside the " + std::to_string(entries.rows) +
+                            " x " + std::to_string(entries.cols) + " matrix");
     ++a.row_ptr[r + 1];
     ++total;
     if (mirrored && r != c) {
@@ -113,39 +118,36 @@ Csr<T> assemble_csr(const Coo<T>& coo, T mirror_sign, const char* what) {
       ++total;
     }
   }
-  check_index_range(coo.rows, coo.cols, total, what);
+  check_index_range(entries.rows, entries.cols, total, what.c_str());
   std::partial_sum(a.row_ptr.begin(), a.row_ptr.end(), a.row_ptr.begin());
   a.col_idx.resize(static_cast<std::size_t>(total));
   a.values.resize(static_cast<std::size_t>(total));
   std::vector<index_t> next(a.row_ptr.begin(), a.row_ptr.end() - 1);
   for (std::size_t k = 0; k < n; ++k) {
-    const index_t r = coo.row_idx[k], c = coo.col_idx[k];
+    const index_t r = entries.row_idx[k], c = entries.col_idx[k];
+    const T value = pattern ? T(1) : entries.values[k];
     const index_t dst = next[r]++;
     a.col_idx[dst] = c;
-    a.values[dst] = coo.values[k];
+    a.values[dst] = value;
     if (mirrored && r != c) {
       const index_t mirror = next[c]++;
       a.col_idx[mirror] = r;
-      a.values[mirror] = mirror_sign * coo.values[k];
+      a.values[mirror] = mirror_sign * value;
     }
   }
   canonicalise_rows(a);
   return a;
 }
 
-}  // namespace
+}  // namespace detail
 
 template <class T>
 Csr<T> to_csr(const Coo<T>& coo) {
-  return assemble_csr(coo, T(0), "COO matrix");
-}
-
-template <class T>
-Csr<T> to_csr_mirrored(const Coo<T>& triangle, bool skew) {
-  if (triangle.rows != triangle.cols)
-    throw InvalidArgument("a symmetric matrix must be square, the triangle is " + std::to_string(triangle.rows) +
-                          " x " + std::to_string(triangle.cols));
-  return assemble_csr(triangle, skew ? T(-1) : T(1), "symmetric matrix");
+  if (coo.values.size() != coo.row_idx.size())  // a Coo always has its values (assemble_csr allows none)
+    throw InvalidArgument("COO matrix: row, column and value arrays differ in length (" +
+                          std::to_string(coo.row_idx.size()) + ", " + std::to_string(coo.col_idx.size()) + ", " +
+                          std::to_string(coo.values.size()) + ")");
+  return detail::assemble_csr(coo, T(0), "COO matrix");
 }
 
 template <class T>
@@ -312,7 +314,7 @@ Csr<To> cast(const Csr<From>& a) {
 
 #define SPMV_INSTANTIATE(T)                                                                     \
   template Csr<T> to_csr(const Coo<T>&);                                                        \
-  template Csr<T> to_csr_mirrored(const Coo<T>&, bool);                                         \
+  template Csr<T> detail::assemble_csr(const Coo<T>&, T, const std::string&);                   \
   template Coo<T> to_coo(const Csr<T>&);                                                        \
   template Csr<T> csr_from_arrays(index_t, index_t, const std::vector<index_t>&,               \
                                   const std::vector<index_t>&, const std::vector<T>&);          \

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/csr_mirrored.hpp"
+#include "core/csr_assembly.hpp"
 #include "io/input_file.hpp"
 #include "io/read_limits.hpp"
 #include "io/text_cursor.hpp"
@@ -230,9 +230,10 @@ Coo<T> read_coordinate_entries(TextCursor& cursor, const Banner& banner, const S
   const int numbers_per_line = (is_vector ? 1 : 2) + (banner.field == MmField::pattern ? 0 : 1);
   const auto reservation = static_cast<std::size_t>(
       std::min<std::int64_t>(size.entries, (cursor.remaining_bytes() + 1) / (2 * numbers_per_line)));
+  const bool pattern = banner.field == MmField::pattern;  // no values stored: all are 1
   coo.row_idx.reserve(reservation);
   coo.col_idx.reserve(reservation);
-  coo.values.reserve(reservation);
+  if (!pattern) coo.values.reserve(reservation);
 
   const bool skew = banner.symmetry == MmSymmetry::skew_symmetric;
   const bool symmetric = banner.symmetry != MmSymmetry::general;
@@ -253,7 +254,9 @@ Coo<T> read_coordinate_entries(TextCursor& cursor, const Banner& banner, const S
     if (skew && row == col)
       cursor.fail_at(line, "diagonal entry (" + std::to_string(row + 1) + ", " + std::to_string(col + 1) +
                                ") in a skew-symmetric matrix, whose diagonal is zero and not stored");
-    coo.push(row, col, value);
+    coo.row_idx.push_back(row);
+    coo.col_idx.push_back(col);
+    if (!pattern) coo.values.push_back(value);
     ++read;
   }
   if (read < size.entries)
@@ -296,23 +299,16 @@ Coo<T> read_array_values(TextCursor& cursor, const Banner& banner, const SizeLin
   return coo;
 }
 
-// A symmetric file's stored entries and their mirror images must fit index_t.
-template <class T>
-void check_expanded_size(const Coo<T>& stored, const std::string& path) {
-  std::int64_t expanded = 0;
-  for (std::size_t k = 0; k < stored.values.size(); ++k) expanded += stored.row_idx[k] != stored.col_idx[k] ? 2 : 1;
-  if (expanded > max_index)
-    throw SizeError(path + ": the expanded symmetric matrix has " + std::to_string(expanded) +
-                    " non-zeros, more than the 32-bit index limit " + std::to_string(max_index));
-}
-
 }  // namespace
 
 template <class T>
 Csr<T> read_matrix_market(const std::string& path, const ReadOptions& options) {
   Banner banner;
   Coo<T> stored;
-  {  // the file's text is released before the Csr is assembled (peak memory)
+  // The stored entries (a pattern file's without values) are assembled into
+  // the Csr after the file's text is released: the peak holds the entries
+  // and the Csr, never a second, mirrored copy of the entries.
+  {
     const std::string text = io::read_whole_file(path, options.max_inflated_bytes);
     TextCursor cursor(path, text);
     banner = read_banner(cursor);
@@ -320,9 +316,10 @@ Csr<T> read_matrix_market(const std::string& path, const ReadOptions& options) {
     stored = banner.format == MmFormat::coordinate ? read_coordinate_entries<T>(cursor, banner, size, options)
                                                    : read_array_values<T>(cursor, banner, size, options);
   }
-  if (banner.symmetry == MmSymmetry::general) return to_csr(stored);
-  check_expanded_size(stored, path);
-  return to_csr_mirrored(stored, banner.symmetry == MmSymmetry::skew_symmetric);
+  const T mirror_sign = banner.symmetry == MmSymmetry::general          ? T(0)
+                       : banner.symmetry == MmSymmetry::skew_symmetric ? T(-1)
+                                                                       : T(1);
+  return detail::assemble_csr(stored, mirror_sign, path);
 }
 
 template Csr<float> read_matrix_market(const std::string&, const ReadOptions&);

@@ -1,7 +1,7 @@
 // Canonical Csr construction and the structural operations of matrix.hpp.
 #include <gtest/gtest.h>
 
-#include "core/csr_mirrored.hpp"
+#include "core/csr_assembly.hpp"
 #include "spmv/error.hpp"
 #include "spmv/matrix.hpp"
 #include "test_support.hpp"
@@ -82,34 +82,42 @@ TEST(Csr, TransposeTwiceIsIdentityOnTheZoo) {
 }
 
 // A symmetric (or skew-symmetric) matrix assembled from its lower triangle
-// equals the Csr of the triangle plus its mirror image, built as a COO.
-TEST(Csr, MirroredTriangleEqualsTheExpandedCoo) {
+// equals the Csr of the triangle plus its mirror image, built as a COO; the
+// same positions without values (a pattern file) stand for ones.
+TEST(Csr, AssembledTriangleEqualsTheExpandedCoo) {
   for (const auto& m : test::matrix_zoo()) {
     if (m.matrix.rows != m.matrix.cols) continue;
-    for (const bool skew : {false, true}) {
+    for (const double sign : {1.0, -1.0}) {
       const Coo<double> all = to_coo(m.matrix);
-      Coo<double> triangle, expanded;
-      triangle.rows = triangle.cols = expanded.rows = expanded.cols = m.matrix.rows;
-      for (index_t k = 0; k < all.nnz(); ++k) {
-        const index_t r = all.row_idx[k], c = all.col_idx[k];
-        if (c > r || (skew && c == r)) continue;
-        triangle.push(r, c, all.values[k]);
-        expanded.push(r, c, all.values[k]);
-        if (c != r) expanded.push(c, r, skew ? -all.values[k] : all.values[k]);
-      }
-      if (triangle.nnz() > 0) {  // a duplicate of the first entry, summed by both
-        const index_t r = triangle.row_idx[0], c = triangle.col_idx[0];
-        triangle.push(r, c, 0.25);
-        expanded.push(r, c, 0.25);
-        if (r != c) expanded.push(c, r, skew ? -0.25 : 0.25);
-      }
-      EXPECT_EQ(to_csr_mirrored(triangle, skew), to_csr(expanded)) << m.name << (skew ? " skew" : "");
+      Coo<double> triangle, expanded, expanded_ones;
+      triangle.rows = triangle.cols = m.matrix.rows;
+      expanded.rows = expanded.cols = expanded_ones.rows = expanded_ones.cols = m.matrix.rows;
+      auto add = [&](index_t r, index_t c, double v) {
+        triangle.push(r, c, v);
+        expanded.push(r, c, v);
+        expanded_ones.push(r, c, 1.0);
+        if (r == c) return;
+        expanded.push(c, r, sign * v);
+        expanded_ones.push(c, r, sign);
+      };
+      for (index_t k = 0; k < all.nnz(); ++k)
+        if (all.col_idx[k] < all.row_idx[k] || (sign > 0 && all.col_idx[k] == all.row_idx[k]))
+          add(all.row_idx[k], all.col_idx[k], all.values[k]);
+      if (triangle.nnz() > 0) add(triangle.row_idx[0], triangle.col_idx[0], 0.25);  // a duplicate, summed
+      const std::string name = m.name + (sign < 0 ? " skew" : "");
+      EXPECT_EQ(detail::assemble_csr(triangle, sign, "test"), to_csr(expanded)) << name;
+      Coo<double> positions = triangle;
+      positions.values.clear();
+      EXPECT_EQ(detail::assemble_csr(positions, sign, "test"), to_csr(expanded_ones)) << name << " pattern";
     }
   }
   Coo<double> wide;
   wide.rows = 2;
   wide.cols = 3;
-  EXPECT_THROW(to_csr_mirrored(wide, false), InvalidArgument);
+  EXPECT_THROW(detail::assemble_csr(wide, 1.0, "test"), InvalidArgument);
+  Coo<double> valueless = small_coo();
+  valueless.values.clear();
+  EXPECT_THROW(to_csr(valueless), InvalidArgument);  // only the readers' assembly takes entries without values
 }
 
 TEST(Csr, TransposeByHand) {

@@ -92,6 +92,7 @@ namespace detail {
 template <class T>
 Csr<T> assemble_csr(const Coo<T>& entries, T mirror_sign, const std::string& what) {
   const std::size_t n = entries.row_idx.size();
+  check_index_range(entries.rows, entries.cols, static_cast<std::int64_t>(n), what.c_str());  // before allocating
   const bool pattern = entries.values.empty();
   if (entries.col_idx.size() != n || (!pattern && entries.values.size() != n))
     throw InvalidArgument(what + ": row, column and value arrays differ in length (" + std::to_string(n) + ", " +
@@ -118,7 +119,7 @@ Csr<T> assemble_csr(const Coo<T>& entries, T mirror_sign, const std::string& wha
       ++total;
     }
   }
-  check_index_range(entries.rows, entries.cols, total, what.c_str());
+  check_index_range(entries.rows, entries.cols, total, what.c_str());  // with the mirror images
   std::partial_sum(a.row_ptr.begin(), a.row_ptr.end(), a.row_ptr.begin());
   a.col_idx.resize(static_cast<std::size_t>(total));
   a.values.resize(static_cast<std::size_t>(total));

@@ -48,6 +48,10 @@ TEST(Csr, OutOfRangeCooEntryIsRefused) {
   Coo<double> coo = small_coo();
   coo.push(3, 0, 1.0);
   EXPECT_THROW(to_csr(coo), InvalidArgument);
+  Coo<double> negative;
+  negative.rows = -2;
+  negative.cols = 3;
+  EXPECT_THROW(to_csr(negative), InvalidArgument);
 }
 
 TEST(Csr, FromArraysValidatesAndCanonicalises) {

@@ -55,7 +55,9 @@ void expect_device_risk_matches_host() {
       std::vector<double> host_subgradient(n), device_subgradient(n);
       const auto expected = host->read_results(host_subgradient);
       const auto actual = device->read_results(device_subgradient);
-      EXPECT_NEAR(actual.risk, expected.risk, 1e-13 * expected.risk);
+      // The host sums the m positive terms in order, the device in a tree:
+      // about sqrt(m) eps apart as a rule (3e-14), m eps at worst (1e-11).
+      EXPECT_NEAR(actual.risk, expected.risk, 1e-12 * expected.risk);
       EXPECT_NEAR(actual.coefficient_sum, expected.coefficient_sum, 1e-13);
       EXPECT_EQ(actual.correct, expected.correct);
       EXPECT_GT(expected.correct, 0);

@@ -8,6 +8,8 @@
 #include <string>
 #include <type_traits>
 
+#include <omp.h>
+
 #include "spmv/error.hpp"
 
 namespace spmv {
@@ -15,13 +17,13 @@ namespace {
 
 // 0 for an empty row, else the k with 2^(k-1) <= length < 2^k.
 std::size_t histogram_bucket(index_t length) {
-  std::size_t bucket = 0;
-  for (; length > 0; length >>= 1) ++bucket;
-  return bucket;
+  return length <= 0 ? 0 : 32 - static_cast<std::size_t>(__builtin_clz(static_cast<unsigned>(length)));
 }
 
 // Row-length statistics, the histogram and the HYB split in one parallel
-// pass over row_ptr.
+// pass over row_ptr: one count per row by length (lengths beyond the HYB cap
+// at the cap, and again by histogram bucket) and integer sums, so that the
+// pass runs at the speed of reading row_ptr.
 template <class T>
 void fill_row_length_stats(MatrixStats& stats, const Csr<T>& a) {
   stats.ell_padding_ratio = 1.0;  // nothing stored, nothing padded
@@ -30,30 +32,37 @@ void fill_row_length_stats(MatrixStats& stats, const Csr<T>& a) {
   constexpr std::size_t buckets = 33;  // histogram_bucket of any 32-bit length
   const std::size_t cap = hyb_length_cap(stats.nnz, a.rows);
   index_t shortest = a.row_length(0), longest = shortest;
-  double squares = 0;
-  std::vector<std::int64_t> histogram(buckets, 0), rows_of_length(cap + 1, 0);
+  std::int64_t squares = 0;  // sum of length^2 <= nnz * longest < 2^62
+  std::vector<std::int64_t> long_rows(buckets, 0), rows_of_length(cap + 1, 0);
 #pragma omp parallel reduction(min : shortest) reduction(max : longest) reduction(+ : squares)
   {
-    std::vector<std::int64_t> my_histogram(buckets, 0), my_rows_of_length(cap + 1, 0);
+    std::vector<std::int64_t> my_long_rows(buckets, 0), my_rows_of_length(cap + 1, 0);
 #pragma omp for schedule(static) nowait
     for (index_t r = 0; r < a.rows; ++r) {
       const index_t length = a.row_length(r);
       shortest = std::min(shortest, length);
       longest = std::max(longest, length);
-      squares += (length - mean) * (length - mean);
-      ++my_histogram[histogram_bucket(length)];
+      squares += std::int64_t{length} * length;
       ++my_rows_of_length[std::min<std::size_t>(static_cast<std::size_t>(length), cap)];
+      if (static_cast<std::size_t>(length) > cap) ++my_long_rows[histogram_bucket(length)];
     }
 #pragma omp critical
     for (std::size_t i = 0; i < buckets || i <= cap; ++i) {
-      if (i < buckets) histogram[i] += my_histogram[i];
+      if (i < buckets) long_rows[i] += my_long_rows[i];
       if (i <= cap) rows_of_length[i] += my_rows_of_length[i];
     }
   }
+  // rows_of_length[cap] also counts the longer rows, which long_rows has by bucket.
+  std::vector<std::int64_t> histogram = long_rows;
+  for (std::size_t length = 0; length <= cap; ++length)
+    histogram[histogram_bucket(static_cast<index_t>(length))] += rows_of_length[length];
+  for (std::int64_t longer : long_rows) histogram[histogram_bucket(static_cast<index_t>(cap))] -= longer;
+  // Variance = (rows * squares - nnz^2) / rows^2, exact in 128-bit integers.
+  const __int128 spread = static_cast<__int128>(a.rows) * squares - static_cast<__int128>(stats.nnz) * stats.nnz;
   stats.row_length.min = shortest;
   stats.row_length.max = longest;
   stats.row_length.mean = mean;
-  stats.row_length.std = std::sqrt(squares / a.rows);
+  stats.row_length.std = std::sqrt(static_cast<double>(spread)) / a.rows;
   stats.row_length_histogram.assign(histogram.begin(), histogram.begin() + histogram_bucket(longest) + 1);
   stats.empty_rows = stats.row_length_histogram[0];
   if (stats.nnz > 0) stats.ell_padding_ratio = static_cast<double>(a.rows) * longest / stats.nnz;
@@ -73,22 +82,25 @@ struct RowRange {
 
 // Every row, or (nnz > budget > 0) up to 64 runs of consecutive rows spread
 // evenly over the matrix, each starting at a multiple of 64 rows, holding
-// about budget / 64 entries and ending at a multiple of 8 rows (blocks of up
+// about budget / runs entries and ending at a multiple of 8 rows (blocks of up
 // to 8 rows are seen whole), at the next run's start, or before an outlying
-// long row.
+// long row. Fewer runs where 8 rows of mean length exceed a run's share, so
+// that long rows do not make the sample many times the budget.
 template <class T>
 std::vector<RowRange> rows_to_read(const Csr<T>& a, std::int64_t budget) {
   if (budget <= 0 || a.nnz() <= budget) return {{0, a.rows}};
-  constexpr index_t runs = 64, start_alignment = 64, end_alignment = 8;
-  const std::int64_t per_run = std::max<std::int64_t>(budget / runs, 1);
+  constexpr index_t start_alignment = 64, end_alignment = 8;
   const double mean_row_length = static_cast<double>(a.nnz()) / a.rows;
+  const index_t runs = static_cast<index_t>(
+      std::clamp(budget / (end_alignment * mean_row_length), 1.0, 64.0));
+  const std::int64_t per_run = std::max<std::int64_t>(budget / runs, 1);
   std::vector<RowRange> ranges;
   for (index_t i = 0; i < runs; ++i) {
     const index_t begin = static_cast<index_t>(std::int64_t{a.rows} * i / runs / start_alignment * start_alignment);
     const index_t limit = i + 1 == runs ? a.rows
                                         : static_cast<index_t>(std::int64_t{a.rows} * (i + 1) / runs /
                                                                start_alignment * start_alignment);
-    if (begin >= limit) continue;  // fewer than 64 * 64 rows: some runs coincide
+    if (begin >= limit) continue;  // fewer than 64 * runs rows: some runs coincide
     // The first row boundary at which the run holds per_run entries.
     const auto enough = std::lower_bound(a.row_ptr.begin() + begin + 1, a.row_ptr.begin() + limit,
                                          a.row_ptr[begin] + per_run);
@@ -105,45 +117,115 @@ std::vector<RowRange> rows_to_read(const Csr<T>& a, std::int64_t budget) {
   return ranges;
 }
 
-// A sample is read by one thread: its runs are short, and a parallel region
-// per run would cost more in start-up and barriers than the reading.
-bool in_parallel(const std::vector<RowRange>& ranges) { return ranges.size() == 1; }
+// The rows of a list of ranges numbered 0, 1, ... in order, so that one
+// parallel loop covers them all, however many ranges there are.
+class RangeRows {
+ public:
+  explicit RangeRows(const std::vector<RowRange>& ranges) : ranges_(ranges), first_(ranges.size() + 1, 0) {
+    for (std::size_t i = 0; i < ranges.size(); ++i) first_[i + 1] = first_[i] + (ranges[i].end - ranges[i].begin);
+  }
+  index_t count() const { return first_.back(); }
+  // The row at position p < count(), and the range holding it.
+  std::size_t range_of(index_t p) const {
+    return static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), p) - first_.begin()) - 1;
+  }
+  index_t row(index_t p) const {
+    const std::size_t i = range_of(p);
+    return ranges_[i].begin + (p - first_[i]);
+  }
+
+ private:
+  const std::vector<RowRange>& ranges_;
+  std::vector<index_t> first_;  // first_[i]: position of ranges_[i].begin
+};
 
 template <class T>
 void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a, const std::vector<RowRange>& ranges) {
+  const RangeRows rows(ranges);
   // Rows are sorted, so a row's first and last entries give its extent.
   index_t lower = 0, upper = 0;
-  for (const RowRange& range : ranges) {
-#pragma omp parallel for reduction(max : lower, upper) schedule(static) if (in_parallel(ranges))
-    for (index_t r = range.begin; r < range.end; ++r) {
-      if (a.row_ptr[r] == a.row_ptr[r + 1]) continue;
-      lower = std::max(lower, r - a.col_idx[a.row_ptr[r]]);
-      upper = std::max(upper, a.col_idx[a.row_ptr[r + 1] - 1] - r);
-    }
+#pragma omp parallel for reduction(max : lower, upper) schedule(static)
+  for (index_t p = 0; p < rows.count(); ++p) {
+    const index_t r = rows.row(p);
+    if (a.row_ptr[r] == a.row_ptr[r + 1]) continue;
+    lower = std::max(lower, r - a.col_idx[a.row_ptr[r]]);
+    upper = std::max(upper, a.col_idx[a.row_ptr[r + 1] - 1] - r);
   }
   stats.lower_bandwidth = lower;
   stats.upper_bandwidth = upper;
   if (a.nnz() == 0) return;
-  // One bit per diagonal j - i in [-(rows - 1), cols - 1].
-  std::vector<std::uint64_t> occupied((static_cast<std::size_t>(a.rows) + a.cols + 62) / 64, 0);
-  for (const RowRange& range : ranges) {
-#pragma omp parallel for schedule(dynamic, 1024) if (in_parallel(ranges))
-    for (index_t r = range.begin; r < range.end; ++r)
+  // One bit per diagonal j - i in [-(rows - 1), cols - 1]. Each thread reads
+  // every entry and sets the bits of its own slice of the diagonals: writes
+  // to words that other threads also write (atomics, cache lines moving
+  // between cores) cost more than the reading on matrices of scattered columns.
+  const std::size_t words = (static_cast<std::size_t>(a.rows) + a.cols + 62) / 64;
+  std::vector<std::uint64_t> occupied(words, 0);
+  std::int64_t count = 0;
+#pragma omp parallel reduction(+ : count)
+  {
+    const auto threads = static_cast<std::size_t>(omp_get_num_threads());
+    const auto thread = static_cast<std::size_t>(omp_get_thread_num());
+    const std::size_t first_word = words * thread / threads, end_word = words * (thread + 1) / threads;
+    const std::size_t low = first_word * 64, width = (end_word - first_word) * 64;
+    for (index_t p = 0; p < rows.count(); ++p) {
+      const index_t r = rows.row(p);
       for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
         const std::size_t diagonal = static_cast<std::size_t>(a.col_idx[k]) + (a.rows - 1 - r);
-        const std::uint64_t bit = std::uint64_t{1} << (diagonal % 64);
-        std::uint64_t& word = occupied[diagonal / 64];
-        if (word & bit) continue;  // already set: skip the atomic
-#pragma omp atomic update
-        word |= bit;
+        if (diagonal - low < width) occupied[diagonal / 64] |= std::uint64_t{1} << (diagonal % 64);
       }
+    }
+    for (std::size_t w = first_word; w < end_word; ++w) count += __builtin_popcountll(occupied[w]);
   }
-  std::int64_t count = 0;
-#pragma omp parallel for reduction(+ : count) schedule(static)
-  for (std::size_t w = 0; w < occupied.size(); ++w) count += __builtin_popcountll(occupied[w]);
   stats.occupied_diagonals = static_cast<index_t>(count);
 }
 
+// The distinct keys inserted since the last clear(), counted in a small
+// open-addressing table whose slots carry the generation that filled them:
+// clear() is O(1), so one table serves many small sets in turn.
+template <class Key>
+class DistinctKeys {
+ public:
+  // Makes room for `keys` insertions, and empties the set.
+  void clear(std::size_t keys) {
+    if (2 * keys > slots_.size()) {
+      std::size_t size = 64;
+      while (size < 2 * keys) size *= 2;
+      slots_.assign(size, Slot{});
+      generation_ = 0;
+    }
+    ++generation_;
+    count_ = 0;
+  }
+  void insert(Key key) {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t slot = (static_cast<std::uint64_t>(key) * 0x9E3779B97F4A7C15ull) >> 32 & mask;
+    while (slots_[slot].generation == generation_) {
+      if (slots_[slot].key == key) return;
+      slot = (slot + 1) & mask;
+    }
+    slots_[slot] = {key, generation_};
+    ++count_;
+  }
+  std::int64_t count() const { return count_; }
+  template <class F>
+  void for_each(F f) const {
+    for (const Slot& slot : slots_)
+      if (slot.generation == generation_) f(slot.key);
+  }
+
+ private:
+  struct Slot {
+    Key key = 0;
+    std::uint32_t generation = 0;
+  };
+  std::vector<Slot> slots_;
+  std::uint32_t generation_ = 0;
+  std::int64_t count_ = 0;
+};
+
+// Occupied blocks are counted block row by block row, the distinct block
+// columns of each in a small set (a mark per block column would cost memory
+// and time in the column count, more than a sample reads).
 template <class T>
 BlockDensity block_density(const Csr<T>& a, index_t block_rows, index_t block_cols,
                            const std::vector<RowRange>& ranges) {
@@ -153,30 +235,33 @@ BlockDensity block_density(const Csr<T>& a, index_t block_rows, index_t block_co
   BlockDensity result;
   result.block_rows = block_rows;
   result.block_cols = block_cols;
-  const index_t block_col_count = a.cols / block_cols + (a.cols % block_cols != 0);
+  // The block rows each range touches; each counts only the range's rows.
+  std::vector<RowRange> block_row_ranges;
+  for (const RowRange& range : ranges)
+    block_row_ranges.push_back({range.begin / block_rows, range.end / block_rows + (range.end % block_rows != 0)});
+  const RangeRows pieces(block_row_ranges);
+  // A division would cost more than the rest of the loop; the selector's widths are powers of two.
+  const bool power_of_two = (block_cols & (block_cols - 1)) == 0;
+  const int shift = __builtin_ctz(static_cast<unsigned>(block_cols));
   std::int64_t occupied = 0, entries = 0;
-#pragma omp parallel reduction(+ : occupied, entries) if (in_parallel(ranges))
+#pragma omp parallel reduction(+ : occupied, entries)
   {
-    // last_block_row[J]: the last block row that counted block column J.
-    std::vector<index_t> last_block_row(static_cast<std::size_t>(block_col_count), -1);
-    for (const RowRange& range : ranges) {
-      // The block rows the range touches; each counts only the range's rows.
-      const index_t first_block_row = range.begin / block_rows;
-      const index_t end_block_row = range.end / block_rows + (range.end % block_rows != 0);
+    DistinctKeys<index_t> columns;
 #pragma omp for schedule(dynamic, 64)
-      for (index_t block_row = first_block_row; block_row < end_block_row; ++block_row) {
-        const std::int64_t top = std::int64_t{block_row} * block_rows;
-        const index_t first = a.row_ptr[std::max<std::int64_t>(top, range.begin)];
-        const index_t end = a.row_ptr[std::min<std::int64_t>(top + block_rows, range.end)];
-        entries += end - first;
-        for (index_t k = first; k < end; ++k) {
-          const index_t block_col = a.col_idx[k] / block_cols;
-          if (last_block_row[block_col] != block_row) {
-            last_block_row[block_col] = block_row;
-            ++occupied;
-          }
-        }
+    for (index_t p = 0; p < pieces.count(); ++p) {
+      const RowRange& range = ranges[pieces.range_of(p)];
+      const std::int64_t top = std::int64_t{pieces.row(p)} * block_rows;
+      const index_t first = a.row_ptr[std::max<std::int64_t>(top, range.begin)];
+      const index_t end = a.row_ptr[std::min<std::int64_t>(top + block_rows, range.end)];
+      entries += end - first;
+      columns.clear(static_cast<std::size_t>(end - first));
+      index_t previous = -1;  // a row's entries are sorted: repeats are adjacent
+      for (index_t k = first; k < end; ++k) {
+        const index_t block_col = power_of_two ? a.col_idx[k] >> shift : a.col_idx[k] / block_cols;
+        if (block_col != previous) columns.insert(block_col);
+        previous = block_col;
       }
+      occupied += columns.count();
     }
   }
   result.occupied_blocks = occupied;
@@ -190,21 +275,21 @@ BlockDensity block_density(const Csr<T>& a, index_t block_rows, index_t block_co
 template <class T>
 void fill_symmetry(MatrixStats& stats, const Csr<T>& a, const std::vector<RowRange>& ranges) {
   if (a.rows != a.cols) return;
+  const RangeRows rows(ranges);
   bool pattern = true, values = true;
-  for (const RowRange& range : ranges) {
-#pragma omp parallel for schedule(dynamic, 1024) reduction(&& : pattern, values) if (in_parallel(ranges))
-    for (index_t r = range.begin; r < range.end; ++r) {
-      if (!pattern) continue;  // another row already failed (seen by this thread)
-      for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1] && pattern; ++k) {
-        const index_t c = a.col_idx[k];
-        const auto row_c_begin = a.col_idx.begin() + a.row_ptr[c];
-        const auto row_c_end = a.col_idx.begin() + a.row_ptr[c + 1];
-        const auto mirror = std::lower_bound(row_c_begin, row_c_end, r);
-        if (mirror == row_c_end || *mirror != r) {
-          pattern = false;
-        } else if (!(a.values[mirror - a.col_idx.begin()] == a.values[k])) {
-          values = false;
-        }
+#pragma omp parallel for schedule(dynamic, 1024) reduction(&& : pattern, values)
+  for (index_t p = 0; p < rows.count(); ++p) {
+    if (!pattern) continue;  // another row already failed (seen by this thread)
+    const index_t r = rows.row(p);
+    for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1] && pattern; ++k) {
+      const index_t c = a.col_idx[k];
+      const auto row_c_begin = a.col_idx.begin() + a.row_ptr[c];
+      const auto row_c_end = a.col_idx.begin() + a.row_ptr[c + 1];
+      const auto mirror = std::lower_bound(row_c_begin, row_c_end, r);
+      if (mirror == row_c_end || *mirror != r) {
+        pattern = false;
+      } else if (!(a.values[mirror - a.col_idx.begin()] == a.values[k])) {
+        values = false;
       }
     }
   }
@@ -223,25 +308,43 @@ std::uint64_t value_key(T v) {
   return bits;
 }
 
-// Few distinct values (stencils, pattern matrices, quantised data) are
-// counted in one pass with a small open-addressing set; returns -1 when there
-// are more than `limit`.
+// Few distinct values (stencils, pattern matrices, quantised data) among the
+// entries of the ranges are counted in one parallel pass, a small set per
+// thread; returns -1 when there are more than `limit`.
 template <class T>
-std::int64_t count_few_distinct(const std::vector<T>& values, std::size_t limit) {
-  const std::size_t slots = 4 * limit;  // a power of two when limit is
-  std::vector<std::uint64_t> key(slots);
-  std::vector<char> used(slots, 0);
-  std::size_t count = 0;
-  for (T v : values) {
-    const std::uint64_t k = value_key(v);
-    std::size_t slot = (k * 0x9E3779B97F4A7C15ull) >> 40 & (slots - 1);
-    while (used[slot] && key[slot] != k) slot = (slot + 1) & (slots - 1);
-    if (used[slot]) continue;
-    if (++count > limit) return -1;
-    used[slot] = 1;
-    key[slot] = k;
+std::int64_t count_few_distinct(const Csr<T>& a, const std::vector<RowRange>& ranges, std::size_t limit) {
+  const RangeRows rows(ranges);
+  bool too_many = false;
+  std::vector<std::uint64_t> keys;  // every thread's set, with repeats across threads
+#pragma omp parallel
+  {
+    DistinctKeys<std::uint64_t> mine;
+    mine.clear(limit + 1);
+#pragma omp for schedule(dynamic, 256)
+    for (index_t p = 0; p < rows.count(); ++p) {
+      bool stop;
+#pragma omp atomic read
+      stop = too_many;
+      if (stop) continue;
+      const index_t r = rows.row(p);
+      // (The set holds limit + 1 keys at most: its table has room for twice that.)
+      for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1] && !stop; ++k) {
+        mine.insert(value_key(a.values[k]));
+        stop = static_cast<std::size_t>(mine.count()) > limit;
+      }
+      if (stop) {
+#pragma omp atomic write
+        too_many = true;
+      }
+    }
+#pragma omp critical
+    mine.for_each([&](std::uint64_t key) { keys.push_back(key); });
   }
-  return static_cast<std::int64_t>(count);
+  if (too_many) return -1;
+  DistinctKeys<std::uint64_t> all;
+  all.clear(keys.size());
+  for (std::uint64_t key : keys) all.insert(key);
+  return static_cast<std::size_t>(all.count()) > limit ? -1 : all.count();
 }
 
 // Counts distinct keys by sorting a copy in pieces: keys go to buckets by a
@@ -277,12 +380,18 @@ std::int64_t count_distinct_by_sorting(const std::vector<T>& values) {
   return distinct;
 }
 
+// Distinct values among the entries of the ranges (see StatsOptions::distinct_value_limit).
 template <class T>
-std::int64_t count_distinct_values(const std::vector<T>& values, std::size_t limit) {
+std::int64_t count_distinct_values(const Csr<T>& a, const std::vector<RowRange>& ranges, std::size_t limit) {
   constexpr std::size_t few = 1024;
-  const std::int64_t count = count_few_distinct(values, limit > 0 ? limit : few);
+  const std::int64_t count = count_few_distinct(a, ranges, limit > 0 ? limit : few);
   if (count >= 0) return count;
-  return limit > 0 ? static_cast<std::int64_t>(limit) + 1 : count_distinct_by_sorting(values);
+  if (limit > 0) return static_cast<std::int64_t>(limit) + 1;
+  if (ranges.size() == 1 && ranges[0].begin == 0 && ranges[0].end == a.rows) return count_distinct_by_sorting(a.values);
+  std::vector<T> sample;
+  for (const RowRange& range : ranges)
+    sample.insert(sample.end(), a.values.begin() + a.row_ptr[range.begin], a.values.begin() + a.row_ptr[range.end]);
+  return count_distinct_by_sorting(sample);
 }
 
 }  // namespace
@@ -334,16 +443,7 @@ MatrixStats analyse(const Csr<T>& a, const StatsOptions& options) {
   for (const auto& [block_rows, block_cols] : options.block_sizes)
     stats.block_density.push_back(block_density(a, block_rows, block_cols, ranges));
   if (options.symmetry) fill_symmetry(stats, a, ranges);
-  if (ranges.size() == 1) {
-    stats.distinct_values = count_distinct_values(a.values, options.distinct_value_limit);
-  } else {
-    std::vector<T> sample;
-    sample.reserve(static_cast<std::size_t>(stats.sampled_nnz));
-    for (const RowRange& range : ranges)
-      sample.insert(sample.end(), a.values.begin() + a.row_ptr[range.begin],
-                    a.values.begin() + a.row_ptr[range.end]);
-    stats.distinct_values = count_distinct_values(sample, options.distinct_value_limit);
-  }
+  stats.distinct_values = count_distinct_values(a, ranges, options.distinct_value_limit);
   return stats;
 }
 

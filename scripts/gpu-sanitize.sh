@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The GPU tests under compute-sanitizer, on a GPU machine with an existing
+# build (BUILD_DIR, default build/). Every (tool, test) pair is one process;
+# JOBS of them run at once on the one GPU (the tools cost mostly CPU time), so
+# a slow test holds up only itself. SPMV_REQUIRE_GPU=1: a skip fails.
+#
+# racecheck leaves out cuSPARSE's kernels (--kernel-name-exclude kns=cusparse):
+# every hazard it reports with them included lies inside cusparse::coomv_kernel
+# and cusparse::csrmv_v3_kernel (bench/results/2026-11-24-h100-auto/compute-sanitizer/),
+# code that is not ours to fix. memcheck also checks for leaks.
+#
+# usage: scripts/gpu-sanitize.sh [TOOL ...]   (default: memcheck initcheck synccheck racecheck)
+# env:   BUILD_DIR; LOG_DIR (default $OUT/compute-sanitizer, else /tmp/spmv-compute-sanitizer);
+#        TESTS (a gtest filter, default every test); JOBS (default: cores - 2);
+#        SANITIZE_TIMEOUT (seconds per test, default 3000); DEADLINE (epoch
+#        seconds: a test still running then is stopped, one not started by then is
+#        left out and listed); FIRST (a gtest filter of tests to start first: the
+#        slowest, so that they overlap the rest).
+# Prints one line per tool and one per test that failed, timed out or reported
+# errors; exits 0 only when every test passed with 0 errors.
+set -uo pipefail
+
+build=${BUILD_DIR:-build}
+log_dir=${LOG_DIR:-${OUT:+$OUT/compute-sanitizer}}
+log_dir=${log_dir:-/tmp/spmv-compute-sanitizer}
+tools=("$@")
+[ ${#tools[@]} -eq 0 ] && tools=(memcheck initcheck synccheck racecheck)
+tests_binary="$build/tests/spmv_gpu_tests"
+[ -x "$tests_binary" ] || { echo "gpu-sanitize: $tests_binary not found (build first, or set BUILD_DIR)" >&2; exit 2; }
+command -v compute-sanitizer >/dev/null || { echo "gpu-sanitize: compute-sanitizer not on PATH" >&2; exit 2; }
+mkdir -p "$log_dir"
+export SPMV_REQUIRE_GPU=1 SPMV_CLI="$build/spmv" SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-3000}
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}  # the jobs share the cores
+
+# "Suite.Name" for every test the filter selects, in gtest's order.
+list_tests() {
+  "$tests_binary" --gtest_list_tests --gtest_filter="$1" |
+    awk '/^[^ ]/ {suite = $1} /^  / {print suite $1}'
+}
+mapfile -t first < <([ -n "${FIRST:-}" ] && list_tests "$FIRST")
+mapfile -t every < <(list_tests "${TESTS:-*}")
+ordered=()
+for t in "${first[@]}"; do [[ " ${every[*]} " == *" $t "* ]] && ordered+=("$t"); done
+for t in "${every[@]}"; do [[ " ${first[*]} " == *" $t "* ]] || ordered+=("$t"); done
+
+run_one() {  # TOOL TEST: one log LOG_DIR/TOOL/TEST.log ending in "exit N"
+  local tool=$1 test=$2 flags=(--tool "$1")
+  case "$tool" in
+    memcheck) flags+=(--leak-check full) ;;
+    racecheck) flags+=(--kernel-name-exclude kns=cusparse) ;;
+  esac
+  mkdir -p "$LOG_DIR/$tool"
+  local log="$LOG_DIR/$tool/$test.log" limit=$SANITIZE_TIMEOUT
+  if [ -n "${DEADLINE:-}" ]; then
+    local left=$((DEADLINE - $(date +%s)))
+    if [ $left -le 0 ]; then echo "not started: past the deadline" >"$log"; echo "exit none" >>"$log"; return; fi
+    [ $left -lt "$limit" ] && limit=$left
+  fi
+  timeout "$limit" compute-sanitizer "${flags[@]}" --error-exitcode 99 \
+    "$TESTS_BINARY" --gtest_filter="$test" >"$log" 2>&1
+  echo "exit $?" >>"$log"
+}
+export -f run_one
+export LOG_DIR="$log_dir" TESTS_BINARY="$tests_binary"
+
+jobs=${JOBS:-$(($(nproc) > 3 ? $(nproc) - 2 : 1))}
+for test in "${ordered[@]}"; do
+  for tool in "${tools[@]}"; do printf '%s %s\n' "$tool" "$test"; done
+done | xargs -P "$jobs" -L 1 bash -c 'run_one "$0" "$1"'
+
+status=0
+echo
+echo "== compute-sanitizer over $tests_binary ($(compute-sanitizer --version | tail -1)) =="
+for tool in "${tools[@]}"; do
+  passed=0 failed=0 errors=0 warnings=0
+  for log in "$log_dir/$tool"/*.log; do
+    # memcheck, initcheck, synccheck: "ERROR SUMMARY: N errors"; racecheck: "(N errors, M warnings)".
+    e=$(grep -oE 'ERROR SUMMARY: [0-9]+|\([0-9]+ errors' "$log" | grep -oE '[0-9]+' | awk '{s += $1} END {print s + 0}')
+    w=$(grep -oE '[0-9]+ warnings\)' "$log" | grep -oE '[0-9]+' | awk '{s += $1} END {print s + 0}')
+    code=$(tail -1 "$log" | awk '{print $2}')
+    errors=$((errors + e)) warnings=$((warnings + w))
+    # A test that makes no CUDA call (it checks a constant, a refusal) passes
+    # with nothing to check: the tool then exits 255 with this message.
+    if grep -qE '^\[  PASSED  \] 1 test' "$log" &&
+       { [ "$code" = 0 ] || grep -q 'terminated before first instrumented API call' "$log"; }; then
+      passed=$((passed + 1))
+    else
+      failed=$((failed + 1)) status=1
+      reason=$([ "$code" = 124 ] && echo ' (timed out)'; [ "$code" = none ] && echo ' (not started)'; grep -q '^\[  SKIPPED \]' "$log" && echo ' (skipped)')
+      echo "  $tool $(basename "$log" .log): exit $code$reason, $e errors"
+    fi
+  done
+  printf '%-10s %3d tests passed, %3d failed or timed out; errors %d, warnings %d\n' \
+    "$tool" "$passed" "$failed" "$errors" "$warnings"
+done
+exit $status

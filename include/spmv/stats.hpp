@@ -70,9 +70,10 @@ struct StatsOptions {
   // at N (a power of two) and reports N + 1 for "more than N": one pass.
   std::size_t distinct_value_limit = 0;
   // 0 reads every entry. N > 0 with nnz > N computes the structure statistics
-  // from about N entries: runs of consecutive rows at 64 evenly spaced places
-  // (each starting at a multiple of 64 rows, so blocks and diagonals are seen
-  // whole). What a run sees is exact; what lies between runs is not seen.
+  // from about N entries: runs of consecutive rows at up to 64 evenly spaced
+  // places (fewer where 8 rows hold more than N / 64 entries; each run starts
+  // at a multiple of 64 rows, so blocks and diagonals are seen whole). What a
+  // run sees is exact; what lies between runs is not seen.
   std::int64_t sample_nonzeros = 0;
 };
 

@@ -62,7 +62,8 @@ def operand(array, what):
         return Operand(array, "numpy", array.ctypes.data, array.shape, array.dtype, row_major)
     module = type(array).__module__
     if module.startswith("cupy"):
-        row_major = _layout(array.flags.c_contiguous, array.flags.f_contiguous, array.ndim, what)
+        flags = array.flags
+        row_major = _layout(flags.c_contiguous, flags.f_contiguous, array.ndim, what)
         return Operand(array, "cupy", array.data.ptr, array.shape, array.dtype, row_major)
     if module == "torch":
         return _torch_operand(array, what)
@@ -78,8 +79,12 @@ def empty_like_operand(like, shape):
         return Operand(array, "numpy", array.ctypes.data, shape, like.dtype, like.row_major)
     if like.library == "cupy":
         cupy = sys.modules["cupy"]
-        with like.array.device:
+        device = like.array.data.device_id
+        if device == cupy.cuda.runtime.getDevice():  # entering a Device costs more than the allocation
             array = cupy.empty(shape, dtype=like.dtype, order=order)
+        else:
+            with cupy.cuda.Device(device):
+                array = cupy.empty(shape, dtype=like.dtype, order=order)
         return Operand(array, "cupy", array.data.ptr, shape, like.dtype, like.row_major)
     torch = sys.modules["torch"]
     tensor = like.array

@@ -36,20 +36,25 @@ void fill_row_length_stats(MatrixStats& stats, const Csr<T>& a) {
   std::vector<std::int64_t> long_rows(buckets, 0), rows_of_length(cap + 1, 0);
 #pragma omp parallel reduction(min : shortest) reduction(max : longest) reduction(+ : squares)
   {
-    std::vector<std::int64_t> my_long_rows(buckets, 0), my_rows_of_length(cap + 1, 0);
+    // Four sets of counts, taken in turn: rows of equal length (the common
+    // case) would otherwise wait on each other's increment of one counter.
+    constexpr std::size_t sets = 4;
+    std::vector<std::int64_t> my_long_rows(buckets, 0), my_rows_of_length(sets * (cap + 1), 0);
 #pragma omp for schedule(static) nowait
     for (index_t r = 0; r < a.rows; ++r) {
       const index_t length = a.row_length(r);
       shortest = std::min(shortest, length);
       longest = std::max(longest, length);
       squares += std::int64_t{length} * length;
-      ++my_rows_of_length[std::min<std::size_t>(static_cast<std::size_t>(length), cap)];
+      const std::size_t set = static_cast<std::size_t>(r) % sets;
+      ++my_rows_of_length[set * (cap + 1) + std::min<std::size_t>(static_cast<std::size_t>(length), cap)];
       if (static_cast<std::size_t>(length) > cap) ++my_long_rows[histogram_bucket(length)];
     }
 #pragma omp critical
     for (std::size_t i = 0; i < buckets || i <= cap; ++i) {
       if (i < buckets) long_rows[i] += my_long_rows[i];
-      if (i <= cap) rows_of_length[i] += my_rows_of_length[i];
+      if (i <= cap)
+        for (std::size_t set = 0; set < sets; ++set) rows_of_length[i] += my_rows_of_length[set * (cap + 1) + i];
     }
   }
   // rows_of_length[cap] also counts the longer rows, which long_rows has by bucket.

@@ -69,6 +69,26 @@ std::vector<KernelCase> kernel_cases(const std::function<bool(const KernelInfo&)
   return cases;
 }
 
+std::vector<std::string> kernels_of(const std::vector<KernelCase>& cases) {
+  std::vector<std::string> kernels;
+  for (const KernelCase& c : cases)
+    if (std::find(kernels.begin(), kernels.end(), c.kernel) == kernels.end()) kernels.push_back(c.kernel);
+  return kernels;
+}
+
+std::vector<KernelCase> cases_of(const std::vector<KernelCase>& cases, const std::string& kernel) {
+  std::vector<KernelCase> kept;
+  for (const KernelCase& c : cases)
+    if (c.kernel == kernel) kept.push_back(c);
+  return kept;
+}
+
+std::string test_name_of_kernel(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
 bool gpu_required() {
   const char* env = std::getenv("SPMV_REQUIRE_GPU");
   return env != nullptr && std::string(env) == "1";

@@ -66,6 +66,13 @@ using KernelVariants = std::map<std::string, std::vector<KernelParams>>;
 // or its defaults alone when it has none listed.
 std::vector<KernelCase> kernel_cases(const std::function<bool(const KernelInfo&)>& select,
                                      const KernelVariants& variants, bool defaults_beside_variants);
+// The kernels of `cases`, each once, in order: the parameter of tests that run
+// one kernel's cases each (so that a kernel's cases can run apart from the
+// others', e.g. one process each under compute-sanitizer).
+std::vector<std::string> kernels_of(const std::vector<KernelCase>& cases);
+std::vector<KernelCase> cases_of(const std::vector<KernelCase>& cases, const std::string& kernel);
+// A kernel's name as a gtest parameter name ("csr-vector" -> "csr_vector").
+std::string test_name_of_kernel(const ::testing::TestParamInfo<std::string>& info);
 
 // The operator of `c` on `a`, or null when the kernel's format refused the
 // matrix (FormatLimitError: padding beyond its limit), which is allowed if

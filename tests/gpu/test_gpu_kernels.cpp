@@ -7,6 +7,9 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "spmv/error.hpp"
 #include "spmv/io.hpp"
@@ -133,34 +136,51 @@ bool check_products(const Csr<double>& matrix, const std::string& name, const te
   return true;
 }
 
-TEST(GpuKernels, EveryKernelOnTheZoo) {
+// One test per kernel (its parameter sets inside): each runs on its own, so
+// that a kernel's cases fit compute-sanitizer's time apart from the others'.
+class GpuKernelsEach : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GpuKernelsEach, OnTheZoo) {
   SPMV_GPU_TEST_PRELUDE();
   const auto zoo = test::matrix_zoo();
   // Matrices no kernel may refuse: tiny ones (under every format's limit
   // floor) and a dense block (no padding anywhere).
   const std::vector<std::string> always_accepted = {"empty_0x0", "zero_rows_0x7", "zero_cols_5x0",
                                                     "all_empty_rows_6x4", "single_1x1", "dense_block_64x64"};
-  for (const auto& c : gpu_kernel_cases())
+  for (const auto& c : test::cases_of(gpu_kernel_cases(), GetParam()))
     for (const auto& m : zoo) {
       const bool ran = check_products<double>(m.matrix, m.name, c, true);
       check_products<float>(m.matrix, m.name, c, true);
-      if (std::find(always_accepted.begin(), always_accepted.end(), m.name) != always_accepted.end())
+      if (std::find(always_accepted.begin(), always_accepted.end(), m.name) != always_accepted.end()) {
         EXPECT_TRUE(ran) << c.describe() << " refused " << m.name;
+      }
     }
 }
 
-TEST(GpuKernels, EveryKernelOnTheRealMatrices) {
+// The real matrices, read once per process for every kernel's test.
+const std::vector<std::pair<std::string, Csr<double>>>& real_matrices() {
+  static const auto matrices = [] {
+    std::vector<std::pair<std::string, Csr<double>>> read;
+    for (const auto& file : test::real_matrix_files()) read.emplace_back(file, read_matrix<double>(file));
+    return read;
+  }();
+  return matrices;
+}
+
+TEST_P(GpuKernelsEach, OnTheRealMatrices) {
   SPMV_GPU_TEST_PRELUDE();
-  const auto files = test::real_matrix_files();
-  if (files.empty()) GTEST_SKIP() << "no real matrices under " << test::shared_data_dir();
-  for (const auto& file : files) {
-    const Csr<double> a = read_matrix<double>(file);
-    for (const auto& c : gpu_kernel_cases()) {
+  if (real_matrices().empty()) {
+    GTEST_SKIP() << "no real matrices under " << test::shared_data_dir();
+  }
+  for (const auto& [file, a] : real_matrices())
+    for (const auto& c : test::cases_of(gpu_kernel_cases(), GetParam())) {
       check_products<double>(a, file, c, false);
       check_products<float>(a, file, c, false);
     }
-  }
 }
+
+INSTANTIATE_TEST_SUITE_P(GpuKernels, GpuKernelsEach, ::testing::ValuesIn(test::kernels_of(gpu_kernel_cases())),
+                         test::test_name_of_kernel);
 
 // Two adjacent rows holding most of the entries, among short and empty rows
 // (circuit and power-law matrices): the load-balanced kernels cut them into

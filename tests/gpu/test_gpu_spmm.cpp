@@ -112,12 +112,15 @@ TEST(GpuSpmm, TheCatalogueListsTheSpmmKernels) {
     EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
 }
 
-TEST(GpuSpmm, EveryKernelOnTheZoo) {
+// One test per SpMM kernel (its parameter sets inside), as GpuKernelsEach.
+class GpuSpmmEach : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GpuSpmmEach, OnTheZoo) {
   SPMV_GPU_TEST_PRELUDE();
   const std::vector<std::string> always_accepted = {"empty_0x0",     "zero_rows_0x7",
                                                     "zero_cols_5x0", "all_empty_rows_6x4",
                                                     "single_1x1",    "dense_block_64x64"};
-  for (const test::KernelCase& c : spmm_cases())
+  for (const test::KernelCase& c : test::cases_of(spmm_cases(), GetParam()))
     for (const auto& m : test::matrix_zoo()) {
       const bool ran = check_spmm<double>(m.matrix, m.name, c, column_counts);
       check_spmm<float>(m.matrix, m.name, c, column_counts);
@@ -129,11 +132,11 @@ TEST(GpuSpmm, EveryKernelOnTheZoo) {
 }
 
 // Larger than the zoo: many blocks, several column passes per grid.
-TEST(GpuSpmm, EveryKernelOnGeneratedMatrices) {
+TEST_P(GpuSpmmEach, OnGeneratedMatrices) {
   SPMV_GPU_TEST_PRELUDE();
   for (const char* spec : {"stencil27:n=18", "uniform:rows=20000,cols=15000,per_row=9"}) {
     const Csr<double> a = generate(parse_generator_spec(spec));
-    for (const test::KernelCase& c : spmm_cases()) {
+    for (const test::KernelCase& c : test::cases_of(spmm_cases(), GetParam())) {
       // Variants may pad beyond the limit (T = 32 on 9 entries per row); the
       // defaults must run.
       const bool ran = check_spmm<double>(a, spec, c, {8, 33});
@@ -144,6 +147,9 @@ TEST(GpuSpmm, EveryKernelOnGeneratedMatrices) {
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(GpuSpmm, GpuSpmmEach, ::testing::ValuesIn(test::kernels_of(spmm_cases())),
+                         test::test_name_of_kernel);
 
 #ifdef SPMV_HAVE_CUDA
 // Operands already on the device are used in place; B and C one value past

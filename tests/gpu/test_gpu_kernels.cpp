@@ -181,6 +181,8 @@ TEST_P(GpuKernelsEach, OnTheRealMatrices) {
 
 INSTANTIATE_TEST_SUITE_P(GpuKernels, GpuKernelsEach, ::testing::ValuesIn(test::kernels_of(gpu_kernel_cases())),
                          test::test_name_of_kernel);
+// A build without CUDA has no GPU kernels, hence no instances.
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuKernelsEach);
 
 // Two adjacent rows holding most of the entries, among short and empty rows
 // (circuit and power-law matrices): the load-balanced kernels cut them into

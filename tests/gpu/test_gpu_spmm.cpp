@@ -150,6 +150,8 @@ TEST_P(GpuSpmmEach, OnGeneratedMatrices) {
 
 INSTANTIATE_TEST_SUITE_P(GpuSpmm, GpuSpmmEach, ::testing::ValuesIn(test::kernels_of(spmm_cases())),
                          test::test_name_of_kernel);
+// A build without CUDA has no GPU kernels, hence no instances.
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuSpmmEach);
 
 #ifdef SPMV_HAVE_CUDA
 // Operands already on the device are used in place; B and C one value past

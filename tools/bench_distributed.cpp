@@ -10,7 +10,9 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <numeric>
+#include <optional>
 
 #include "spmv/distributed.hpp"
 #include "spmv/verify.hpp"
@@ -42,8 +44,9 @@ struct DistributedMeasurement {
   ExchangeVolume volume;
 };
 
+// `parts` parts on `devices` (empty: one device or the host).
 template <class T>
-DistributedMeasurement measure(const BenchProblem<T>& problem, Backend backend, int parts,
+DistributedMeasurement measure(const BenchProblem<T>& problem, Backend backend, int parts, std::vector<int> devices,
                                const DistributedBenchSettings& d) {
   DistributedMeasurement m;
   const Csr<T>& a = *problem.a;
@@ -51,6 +54,8 @@ DistributedMeasurement measure(const BenchProblem<T>& problem, Backend backend, 
   options.part_options.backend = backend;
   options.part_options.expected_products = problem.settings.expected_products;
   options.exchange = d.exchange;
+  options.devices = std::move(devices);
+  options.overlap = d.overlap;
   const Partition partition = spmv::partition(a, d.method, parts);
   const auto op = make_distributed_operator(a, partition, options);
   m.volume = op->volume();
@@ -104,15 +109,55 @@ nlohmann::ordered_json measurement_json_of(const DistributedMeasurement& m) {
           {"packed_bytes", m.volume.packed_bytes}};
 }
 
+// Where the time of P parts goes beyond the ideal (one part's time over the
+// number of devices). A device is busy for the sum of its parts' products:
+// the busiest device behind the mean (imbalance), the mean behind the ideal
+// (smaller products use a device less well: launch overhead and tails), and
+// run() behind the busiest device: the exchange not hidden by the local
+// products, the rest launches and synchronisation. The limiter is the largest.
+struct Losses {
+  double imbalance_ms, smaller_parts_ms, exchange_ms, launches_ms;
+  const char* limiter() const {
+    const double largest = std::max({imbalance_ms, smaller_parts_ms, exchange_ms, launches_ms});
+    return largest == imbalance_ms       ? "imbalance"
+           : largest == exchange_ms      ? "exchange"
+           : largest == smaller_parts_ms ? "smaller parts (launch overhead, tails)"
+                                         : "launches and synchronisation";
+  }
+};
+
+Losses losses_of(const DistributedMeasurement& one, const DistributedMeasurement& many,
+                 const std::vector<int>& devices) {
+  std::map<int, double> busy_ms;  // by device ordinal; the host is one "device"
+  for (std::size_t p = 0; p < many.part_ms.size(); ++p)
+    busy_ms[devices.empty() ? 0 : devices[p % devices.size()]] += many.part_ms[p];
+  double busiest = 0, total = 0;
+  for (const auto& [device, ms] : busy_ms) {
+    busiest = std::max(busiest, ms);
+    total += ms;
+  }
+  const double mean = total / busy_ms.size();
+  const double behind_busiest = std::max(0.0, many.run_ms - busiest);
+  const double exchange = std::min(many.exchange_ms, behind_busiest);
+  return {busiest - mean, mean - one.run_ms / busy_ms.size(), exchange, behind_busiest - exchange};
+}
+
+// How many devices the parts use, each counted once (1 for the host).
+int distinct_devices(std::vector<int> devices) {
+  std::sort(devices.begin(), devices.end());
+  return std::max<int>(1, static_cast<int>(std::unique(devices.begin(), devices.end()) - devices.begin()));
+}
+
 template <class T>
 nlohmann::ordered_json run_typed(BenchReport& report, const Csr<double>& matrix, const DistributedBenchSettings& d,
                                  bool& failed) {
   const Csr<T> a = cast<T>(matrix);
   const BenchProblem<T> problem = make_bench_problem(a, report.settings);
   const bool gpu = report.backend == Backend::cuda || report.backend == Backend::cusparse;
+  const int devices = distinct_devices(d.devices);
   if (gpu) report.results.push_back(measure_kernel(problem, Backend::cusparse, auto_kernel));
-  const DistributedMeasurement one = measure(problem, report.backend, 1, d);
-  const DistributedMeasurement many = measure(problem, report.backend, d.parts, d);
+  const DistributedMeasurement one = measure(problem, report.backend, 1, {}, d);
+  const DistributedMeasurement many = measure(problem, report.backend, d.parts, d.devices, d);
   failed = one.status != "ok" || many.status != "ok" ||
            std::any_of(report.results.begin(), report.results.end(),
                        [](const KernelMeasurement& r) { return r.status == "FAILED"; });
@@ -120,17 +165,18 @@ nlohmann::ordered_json run_typed(BenchReport& report, const Csr<double>& matrix,
   std::printf("matrix %s: %d x %d, %d non-zeros, %s, backend %s%s%s\n", report.matrix_source.c_str(), report.rows,
               report.cols, report.nnz, report.precision.c_str(), to_string(report.backend),
               report.device ? ", " : "", report.device ? report.device->name.c_str() : "");
-  std::printf("%d parts by %s, %s exchange, all parts on one %s; median of %d runs after %d warm-up (wall clock, "
-              "each step synchronised)\n",
-              d.parts, to_string(d.method), to_string(d.exchange), gpu ? "device" : "host", report.settings.runs,
-              report.settings.warmup);
+  std::printf("%d parts by %s, %s exchange%s, on %d %s%s; median of %d runs after %d warm-up (wall clock, each step "
+              "synchronised)\n",
+              d.parts, to_string(d.method), to_string(d.exchange), d.overlap ? "" : " (no overlap)", devices,
+              gpu ? "device" : "host", devices > 1 ? "s" : "", report.settings.runs, report.settings.warmup);
   for (const auto* m : {&one, &many})
     if (m->status != "ok") std::printf("FAILED (%d parts): %s\n", int(m->part_ms.size()), m->message.c_str());
   if (many.status != "ok" || one.status != "ok") return {};
-  std::printf("%-5s %12s %12s %12s %12s %-28s %12s\n", "part", "non-zeros", "recv KiB", "sent KiB", "messages",
-              "kernel(s)", "product ms");
+  std::printf("%-5s %6s %12s %12s %12s %12s %-28s %12s\n", "part", "device", "non-zeros", "recv KiB", "sent KiB",
+              "messages", "kernel(s)", "product ms");
   for (int p = 0; p < d.parts; ++p)
-    std::printf("%-5d %12lld %12.1f %12.1f %12d %-28s %12.4f\n", p, static_cast<long long>(many.part_nnz[p]),
+    std::printf("%-5d %6d %12lld %12.1f %12.1f %12d %-28s %12.4f\n", p,
+                d.devices.empty() ? 0 : d.devices[p % d.devices.size()], static_cast<long long>(many.part_nnz[p]),
                 many.volume.received_bytes[p] / 1024.0, many.volume.sent_bytes[p] / 1024.0,
                 many.volume.messages_received[p], many.part_kernels[p].c_str(), many.part_ms[p]);
   const double max_part = *std::max_element(many.part_ms.begin(), many.part_ms.end());
@@ -145,34 +191,63 @@ nlohmann::ordered_json run_typed(BenchReport& report, const Csr<double>& matrix,
       json["cusparse_kernel"] = r.chosen_kernel;
     }
   std::printf("one part (whole matrix, %s): %.4f ms\n", one.part_kernels[0].c_str(), one.run_ms);
-  const double efficiency_here = one.run_ms / many.run_ms;
-  std::printf("%d parts, run() (exchange + products): %.4f ms; efficiency against one part on the same %s: %.3f\n",
-              d.parts, many.run_ms, gpu ? "device" : "host", efficiency_here);
+  // The speed-up over one part on one device, per device.
+  const double efficiency = one.run_ms / (devices * many.run_ms);
+  std::printf("%d parts, run() (exchange + products): %.4f ms; parallel efficiency against one part on one %s: %.3f\n",
+              d.parts, many.run_ms, gpu ? "device" : "host", efficiency);
   json["one_part"] = measurement_json_of(one);
   json["parts"] = measurement_json_of(many);
+  json["devices"] = devices;
   json["spread_ms"] = spread;
-  json["efficiency_same_device"] = efficiency_here;
+  json["efficiency"] = efficiency;
+  const Losses losses = losses_of(one, many, d.devices);
+  std::printf("beyond the ideal %.4f ms: imbalance %.4f, smaller parts %.4f, exchange not hidden %.4f, launches and "
+              "synchronisation %.4f ms; limiter: %s\n",
+              one.run_ms / devices, losses.imbalance_ms, losses.smaller_parts_ms, losses.exchange_ms,
+              losses.launches_ms, losses.limiter());
+  json["losses_ms"] = {{"imbalance", losses.imbalance_ms},
+                       {"smaller_parts", losses.smaller_parts_ms},
+                       {"exchange_not_hidden", losses.exchange_ms},
+                       {"launches", losses.launches_ms}};
+  json["limiter"] = losses.limiter();
+
+  // The exchange model, its link measured first: peer copies from the second
+  // device to the first, or copies within the one device.
   std::printf("exchange: measured %.4f ms for %.1f KiB received in all", many.exchange_ms,
               many.volume.total_bytes() / 1024.0);
-  if (report.copy_bandwidth_gbs) {
-    const double model_ms = predicted_exchange_seconds_on_one_device(many.volume, *report.copy_bandwidth_gbs) * 1e3;
-    std::printf("; model on one device (copy bandwidth %.0f GB/s, bandwidth only): %.4f ms", *report.copy_bandwidth_gbs,
-                model_ms);
-    json["exchange_model_one_device_ms"] = model_ms;
+  std::optional<ExchangeLink> link;
+  if (gpu) {
+    const int first = d.devices.empty() ? 0 : d.devices[0];
+    const int second = devices > 1 ? d.devices[1] : first;
+    link = measure_exchange_link(second, first);
+    const bool on_links = devices > 1 && devices == d.parts;
+    const double model_ms = 1e3 * (on_links ? predicted_exchange_seconds_on_links(many.volume, *link)
+                                            : predicted_exchange_seconds_on_one_device(many.volume, *link));
+    std::printf("; model %.4f ms (%s, link measured: %.1f GB/s, %.2f us a message; measured/model %.2f)", model_ms,
+                on_links ? "a device per part" : "parts sharing a device", link->bandwidth_gbs,
+                link->latency_seconds * 1e6, many.exchange_ms / model_ms);
+    json["link"] = {{"from_device", second},
+                    {"to_device", first},
+                    {"bandwidth_gbs", link->bandwidth_gbs},
+                    {"latency_us", link->latency_seconds * 1e6}};
+    json["exchange_model_ms"] = model_ms;
+    json["exchange_model_kind"] = on_links ? "links" : "one_device";
   }
   std::printf("\n");
-  // Without communication (the paper's first experiment) and with the modelled link.
+  // Without communication (the paper's first experiment) and with the given link.
   const double products_efficiency = one.run_ms / (d.parts * max_part);
   std::printf("predicted on %d devices, products only (slowest part): %.4f ms, efficiency %.3f\n", d.parts, max_part,
               products_efficiency);
   json["predicted_products_only_ms"] = max_part;
   json["predicted_products_only_efficiency"] = products_efficiency;
   if (d.link_gbs) {
-    const double link_ms = predicted_exchange_seconds_on_links(many.volume, *d.link_gbs) * 1e3;
+    const ExchangeLink given{*d.link_gbs, link ? link->latency_seconds : 0.0};
+    const double link_ms = predicted_exchange_seconds_on_links(many.volume, given) * 1e3;
     const double predicted = max_part + link_ms;
-    std::printf("predicted on %d devices with %.0f GB/s links: exchange %.4f ms, product %.4f ms, efficiency %.3f "
-                "(no overlap assumed, bandwidth only)\n",
-                d.parts, *d.link_gbs, link_ms, predicted, one.run_ms / (d.parts * predicted));
+    std::printf("predicted on %d devices with %.0f GB/s links (%.2f us a message): exchange %.4f ms, product %.4f ms, "
+                "efficiency %.3f (no overlap assumed)\n",
+                d.parts, *d.link_gbs, given.latency_seconds * 1e6, link_ms, predicted,
+                one.run_ms / (d.parts * predicted));
     json["link_gbs"] = *d.link_gbs;
     json["exchange_model_link_ms"] = link_ms;
     json["predicted_efficiency_with_links"] = one.run_ms / (d.parts * predicted);
@@ -198,6 +273,8 @@ nlohmann::ordered_json run_distributed_bench(BenchReport& report, const Csr<doub
   json["parts"] = settings.parts;
   json["partition"] = to_string(settings.method);
   json["exchange"] = to_string(settings.exchange);
+  json["overlap"] = settings.overlap;
+  json["device_ordinals"] = settings.devices;
   json["distributed"] = distributed;
   return json;
 }

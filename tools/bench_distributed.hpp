@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "bench_report.hpp"
 #include "spmv/distributed.hpp"
@@ -15,6 +16,10 @@ struct DistributedBenchSettings {
   int parts = 1;
   PartitionMethod method = PartitionMethod::nonzeros;
   Exchange exchange = Exchange::halo;
+  // The GPUs of the parts (part p on devices[p % size]); empty: every part
+  // on one device (or the host).
+  std::vector<int> devices;
+  bool overlap = true;  // DistributedOptions::overlap
   // Each part's link for the model's multi-GPU prediction (GB/s each way);
   // empty: that prediction is not made.
   std::optional<double> link_gbs;

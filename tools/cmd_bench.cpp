@@ -50,9 +50,12 @@ struct BenchOptions {
   bool out_of_core = false;
   OutOfCoreSettings out_of_core_settings;
   int parts = 0;  // 0: not distributed
-  std::string partition = "nnz";
-  std::string exchange = "halo";
+  std::string partition;  // empty: nnz
+  std::string exchange;   // empty: halo
   double link_gbs = 0;  // 0: no multi-GPU prediction
+  int gpus = 0;         // 0: every part on one device
+  bool no_overlap = false;
+  int copies = 1;
 };
 
 // The chosen kernels for k columns (bench_kernels.hpp), refusing an SpMM
@@ -151,9 +154,14 @@ int run_bench(const BenchOptions& o) {
   if (o.with_cpu)
     for (const std::string& kernel : kernels_of(Backend::cpu, o.k)) runs.emplace_back(Backend::cpu, kernel);
 
-  if (o.parts > 0 && (o.k > 1 || o.transposed || o.out_of_core || o.with_cpu || o.kernels != "all"))
-    throw InvalidArgument("bench: --parts times the distributed SpMV: it takes no --k, --transposed, --out-of-core, "
-                          "--with-cpu or --kernels (each part's plan chooses its kernel)");
+  const bool distributed_run = o.parts > 0 || o.gpus > 0;
+  if (distributed_run && (o.k > 1 || o.transposed || o.out_of_core || o.with_cpu || o.kernels != "all"))
+    throw InvalidArgument("bench: --parts and --gpus time the distributed SpMV: they take no --k, --transposed, "
+                          "--out-of-core, --with-cpu or --kernels (each part's plan chooses its kernel)");
+  if (!distributed_run && (!o.partition.empty() || !o.exchange.empty() || o.no_overlap || o.link_gbs > 0))
+    throw InvalidArgument("bench: --partition, --exchange, --no-overlap and --link-gbs go with --parts or --gpus");
+  if (o.gpus > 0 && report.backend != Backend::cuda && report.backend != Backend::cusparse)
+    throw InvalidArgument("bench: --gpus needs --backend cuda or cusparse (or auto on a GPU machine)");
   Csr<double> a;
   if (o.gen_spec.empty()) {
     a = read_matrix<double>(o.file, input_format(o.file, o.format));
@@ -163,17 +171,23 @@ int run_bench(const BenchOptions& o) {
     a = generate(spec);
     report.matrix_source = to_string(spec);
   }
+  if (o.copies > 1) {
+    a = replicate_block_diagonal(a, o.copies);
+    report.matrix_source += " x" + std::to_string(o.copies) + " copies";
+  }
   report.rows = a.rows;
   report.cols = a.cols;
   report.nnz = a.nnz();
 
   if (report.backend == Backend::cuda || report.backend == Backend::cusparse)
     describe_cuda_device(report);
-  if (o.parts > 0) {
+  if (distributed_run) {
     DistributedBenchSettings distributed;
-    distributed.parts = o.parts;
-    distributed.method = partition_method_from_string(o.partition);
-    distributed.exchange = exchange_from_string(o.exchange);
+    distributed.parts = o.parts > 0 ? o.parts : o.gpus;
+    for (int device = 0; device < o.gpus; ++device) distributed.devices.push_back(device);
+    distributed.overlap = !o.no_overlap;
+    distributed.method = partition_method_from_string(o.partition.empty() ? "nnz" : o.partition);
+    distributed.exchange = exchange_from_string(o.exchange.empty() ? "halo" : o.exchange);
     if (o.link_gbs > 0) distributed.link_gbs = o.link_gbs;
     bool failed = false;
     const nlohmann::ordered_json json = run_distributed_bench(report, a, distributed, failed);
@@ -266,24 +280,30 @@ Command add_bench_command(CLI::App& app) {
                 "with --out-of-core: chunks in flight when overlapping (default 2)")
       ->check(CLI::Range(2, 64))
       ->needs(out_of_core);
-  CLI::Option* parts =
-      c->add_option("--parts", o->parts,
-                    "time the distributed SpMV over this many parts (distributed.hpp), each with its own plan, all "
-                    "on one device (or the host), beside one part and cuSPARSE on the whole matrix, with the "
-                    "exchange model")
-          ->check(CLI::Range(1, 1 << 16));
+  c->add_option("--copies", o->copies, "time this many copies of the matrix along the diagonal")
+      ->check(CLI::Range(1, 1 << 20));
+  c->add_option("--parts", o->parts,
+                "time the distributed SpMV over this many parts (distributed.hpp), each with its own plan, all on "
+                "one device (or the host) unless --gpus, beside one part and cuSPARSE on the whole matrix, with the "
+                "exchange model")
+      ->check(CLI::Range(1, 1 << 16));
+  c->add_option("--gpus", o->gpus,
+                "spread the distributed SpMV's parts over GPUs 0..N-1 (part p on GPU p mod N; --parts defaults to "
+                "N); the efficiency is against one part on GPU 0")
+      ->check(CLI::Range(1, 1 << 10));
   c->add_option("--partition", o->partition,
-                "with --parts: rows (PCSR-I, equal rows), nnz (PCSR-II, default) or graph (METIS: balanced "
-                "non-zeros, fewest x entries exchanged; square matrices)")
-      ->check(CLI::IsMember({"rows", "nnz", "graph"}))
-      ->needs(parts);
-  c->add_option("--exchange", o->exchange, "with --parts: halo (default) or allgather")
-      ->check(CLI::IsMember({"halo", "allgather"}))
-      ->needs(parts);
+                "with --parts or --gpus: rows (PCSR-I, equal rows), nnz (PCSR-II, default) or graph (METIS: "
+                "balanced non-zeros, fewest x entries exchanged; square matrices)")
+      ->check(CLI::IsMember({"rows", "nnz", "graph"}));
+  c->add_option("--exchange", o->exchange, "with --parts or --gpus: halo (default) or allgather")
+      ->check(CLI::IsMember({"halo", "allgather"}));
+  c->add_flag("--no-overlap", o->no_overlap,
+              "with --parts or --gpus: every part's products wait for the exchange (no local product while the "
+              "ghosts travel)");
   c->add_option("--link-gbs", o->link_gbs,
-                "with --parts: each device's link bandwidth (GB/s each way) for the predicted time on P devices")
-      ->check(CLI::PositiveNumber)
-      ->needs(parts);
+                "with --parts or --gpus: each device's link bandwidth (GB/s each way) for the predicted time on P "
+                "devices")
+      ->check(CLI::PositiveNumber);
   return {c, [o] { return run_bench(*o); }};
 }
 

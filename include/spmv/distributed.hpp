@@ -113,7 +113,11 @@ struct PartMatrices {
   index_t row_begin = 0, row_end = 0;        // its rows of A and entries of y
   index_t column_begin = 0, column_end = 0;  // its entries of x
   Csr<T> local;   // rows x own columns (halo)
-  Csr<T> remote;  // rows x ghost columns (halo)
+  // The rows that read ghosts x ghost columns (halo): remote row i is the
+  // part's row remote_rows[i], so that the remote product touches those
+  // entries of y alone (PETSc's compressed rows).
+  Csr<T> remote;
+  std::vector<index_t> remote_rows;
   Csr<T> block;   // rows x all columns (allgather)
   std::vector<index_t> ghost_columns;  // global column of each ghost entry, ascending (halo)
   std::vector<HaloSend> sends;         // halo, by receiving part
@@ -134,19 +138,42 @@ struct ExchangeVolume {
   std::size_t packed_bytes = 0;  // halo: x entries gathered into send buffers first (all parts)
   std::size_t total_bytes() const;  // received by all parts
 };
+// y[remote_rows[i]] += alpha remote_y[i]: a part's remote product, made on
+// its compressed rows, added into the part's y.
+template <class T>
+void add_remote_rows(const std::vector<index_t>& remote_rows, const T* remote_y, T alpha, T* y) {
+  for (std::size_t i = 0; i < remote_rows.size(); ++i) y[remote_rows[i]] += alpha * remote_y[i];
+}
+
 template <class T>
 ExchangeVolume exchange_volume(const std::vector<PartMatrices<T>>& parts, Exchange exchange);
 
-// The exchange model. Each part on its own device behind a link of
-// `link_gbs` GB/s each way: the exchange takes as long as the busiest part's
-// larger direction, max_p max(sent_p, received_p) / link. All parts on one
-// device: every byte is read and written in the same device memory at the
-// device's copy bandwidth (read + write, DeviceProperties), one copy after
-// the other, the halo's packing pass included:
-// 2 * (total + packed) / copy_bandwidth. Bandwidth terms only: per-message
-// latency is left out (and dominates small halos).
-double predicted_exchange_seconds_on_links(const ExchangeVolume& volume, double link_gbs);
-double predicted_exchange_seconds_on_one_device(const ExchangeVolume& volume, double copy_bandwidth_gbs);
+// A link that x entries cross: from one device to another (a peer copy) or
+// within one device (a device copy), as measured by measure_exchange_link.
+struct ExchangeLink {
+  double bandwidth_gbs = 0;    // bytes copied per second / 1e9, large copies
+  // One small message through the exchange's steps: packed on the sender,
+  // an event, the copy on the receiver's stream, waited for.
+  double latency_seconds = 0;
+};
+
+// The exchange model, from the halo lists (ExchangeVolume) and a measured
+// link; bandwidth and per-message latency, nothing fitted to the exchange.
+// Each part on its own device: the parts receive at once, each its messages
+// one after the other on its own stream, so the exchange takes as long as
+// the busiest part: max_p (messages_p latency + max(sent_p, received_p) / bandwidth).
+// All parts on one device: every copy shares the device, so the exchange
+// takes messages latency + (received + packed bytes) / bandwidth over all parts
+// (halo: the send lists are first gathered into the send buffers).
+double predicted_exchange_seconds_on_links(const ExchangeVolume& volume, const ExchangeLink& link);
+double predicted_exchange_seconds_on_one_device(const ExchangeVolume& volume, const ExchangeLink& device_copy);
+
+// Times messages from device `from_device` to `to_device` (the same one: a
+// device copy) with peer access enabled where the pair allows it: the median
+// of small messages for the latency, of 64 MiB copies for the bandwidth.
+// Throws Unavailable in a build without CUDA, InvalidArgument for an ordinal
+// that is not a device of this machine.
+ExchangeLink measure_exchange_link(int from_device, int to_device);
 
 struct DistributedOptions {
   // Options of every part's plan: backend (cpu, reference, cuda, cusparse),
@@ -155,8 +182,14 @@ struct DistributedOptions {
   Exchange exchange = Exchange::halo;
   // The CUDA device of part p is devices[p % devices.size()]; empty: every
   // part on part_options.device. Several parts may share a device (the
-  // exchange is then device-to-device copies).
+  // exchange is then device-to-device copies). Parts on different devices
+  // copy x entries to each other directly (peer access) where the devices
+  // allow it.
   std::vector<int> devices;
+  // run() starts each part's local-block product while its ghosts are on the
+  // way (halo on devices); false: every product waits for the exchange (the
+  // paper's scheme, to measure what the overlap gains).
+  bool overlap = true;
 };
 
 template <class T>

@@ -54,6 +54,7 @@ class MpiOperator {
   std::vector<int> slice_counts_, slice_offsets_;  // every rank's x slice (all-gather)
   std::unique_ptr<Operator<T>> block_, local_, remote_;
   std::vector<T> full_x_, ghosts_;
+  std::vector<T> remote_y_;  // the remote product on the compressed rows (add_remote_rows)
   std::vector<std::vector<T>> send_buffers_;
 };
 

@@ -8,13 +8,16 @@
 //       run of ghosts (cudaMemcpyPeerAsync: a device copy on one device, a
 //       peer copy between devices), then event received_p;
 //   every part p, compute stream: the local block's product (overlapping the
-//       exchange), wait for received_p, the remote block's product with beta 1.
+//       exchange), wait for received_p, the remote block's product on the
+//       rows that read ghosts, added into y (without
+//       DistributedOptions::overlap the wait comes first).
 // All-gather: the exchange stream copies every other part's slice of x into
 // the part's whole x, and the compute stream multiplies the row block after it.
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_scope.hpp"
 #include "cuda/non_blocking_stream.hpp"
+#include "cuda/peer_link.hpp"
 #include "cuda/permute_vectors.hpp"
 #include "multi/part_operators.hpp"
 #include "spmv/error.hpp"
@@ -45,6 +48,8 @@ struct DevicePart {
   DeviceBuffer<T> x;       // halo: the part's slice; allgather: all of x
   DeviceBuffer<T> ghosts;  // halo
   DeviceBuffer<T> y;
+  DeviceBuffer<index_t> remote_rows;  // halo: the part's row of each remote row
+  DeviceBuffer<T> remote_y;           // halo: the remote product on those rows
   DeviceBuffer<index_t> send_columns;  // every send list, concatenated
   DeviceBuffer<T> send_buffer;         // the packed entries, in the same order
   std::vector<index_t> send_offsets;   // where each HaloSend starts in both
@@ -55,6 +60,8 @@ struct DevicePart {
     x = DeviceBuffer<T>(allgather ? cols : part.column_end - part.column_begin, "distributed part x");
     ghosts = DeviceBuffer<T>(part.ghost_columns.size(), "distributed part ghosts");
     y = DeviceBuffer<T>(part.row_end - part.row_begin, "distributed part y");
+    remote_rows = DeviceBuffer<index_t>(part.remote_rows, "distributed part remote rows");
+    remote_y = DeviceBuffer<T>(part.remote_rows.size(), "distributed part remote product");
     std::vector<index_t> columns;
     for (const HaloSend& send : part.sends) {
       send_offsets.push_back(static_cast<index_t>(columns.size()));
@@ -75,13 +82,18 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
   DeviceDistributedOperator(index_t rows, index_t cols, const Partition& partition, std::vector<PartMatrices<T>> parts,
                             const DistributedOptions& options)
       : DistributedOperator<T>(rows, cols, partition, options.exchange, exchange_volume(parts, options.exchange)),
-        layout_(std::move(parts)) {
+        layout_(std::move(parts)),
+        overlap_(options.overlap) {
+    std::vector<int> devices;
     for (int p = 0; p < this->parts(); ++p) {
       const int device = options.devices.empty() ? options.part_options.device
                                                  : options.devices[p % options.devices.size()];
       const DeviceScope on_device(device);
       parts_.push_back(std::make_unique<DevicePart<T>>(device, layout_[p], cols, options));
+      devices.push_back(device);
     }
+    for (const int device : devices)
+      for (const int peer : devices) enable_peer_access(device, peer);
     for (int p = 0; p < this->parts(); ++p) {  // the plans' uploads went on other streams
       const DeviceScope on_device(parts_[p]->device);
       SPMV_CUDA_CHECK(cudaDeviceSynchronize());
@@ -121,7 +133,8 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
   }
 
   void exchange() override {
-    queue_exchange();
+    queue_packing();
+    queue_copies();
     for (auto& part : parts_) {
       const DeviceScope on_device(part->device);
       part->exchange.synchronize();
@@ -131,15 +144,37 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
   void multiply_part(int p, T alpha, T beta) override {
     DevicePart<T>& part = *parts_.at(p);
     const DeviceScope on_device(part.device);
-    queue_products(part, alpha, beta, false);
+    if (part.ops.block) {
+      part.ops.block->apply(part.x.data(), part.y.data(), alpha, beta);
+    } else {
+      part.ops.local->apply(part.x.data(), part.y.data(), alpha, beta);
+      queue_remote(p, alpha);
+    }
     part.compute.synchronize();
   }
 
+  // Queued so that no device waits for the host to queue another's work
+  // before its own starts: the packing, then (halo with overlap) every
+  // local product, then the copies, then what reads the received entries.
   void run(T alpha, T beta) override {
-    queue_exchange();
-    for (auto& part : parts_) {
-      const DeviceScope on_device(part->device);
-      queue_products(*part, alpha, beta, true);
+    const bool local_first = overlap_ && this->exchange_kind() == Exchange::halo;
+    queue_packing();
+    if (local_first)
+      for (auto& part : parts_) {
+        const DeviceScope on_device(part->device);
+        part->ops.local->apply(part->x.data(), part->y.data(), alpha, beta);
+      }
+    queue_copies();
+    for (int p = 0; p < this->parts(); ++p) {
+      DevicePart<T>& part = *parts_[p];
+      const DeviceScope on_device(part.device);
+      SPMV_CUDA_CHECK(cudaStreamWaitEvent(part.compute.get(), part.received.get(), 0));
+      if (part.ops.block) {
+        part.ops.block->apply(part.x.data(), part.y.data(), alpha, beta);
+        continue;
+      }
+      if (!local_first) part.ops.local->apply(part.x.data(), part.y.data(), alpha, beta);
+      queue_remote(p, alpha);
     }
     for (auto& part : parts_) {
       const DeviceScope on_device(part->device);
@@ -164,18 +199,24 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
     upload_staged(to, from, static_cast<std::size_t>(count) * sizeof(T), parts_[p]->compute.get());
   }
 
-  // Queues the packing, the copies and each receiver's `received` event.
-  void queue_exchange() {
-    const int count = this->parts();
+  // Every sender gathers its send lists into its send buffer (halo) on its
+  // compute stream, after whatever wrote its x there, and records `packed`.
+  void queue_packing() {
     const bool allgather = this->exchange_kind() == Exchange::allgather;
-    for (int q = 0; q < count; ++q) {
-      DevicePart<T>& sender = *parts_[q];
+    for (auto& part : parts_) {
+      DevicePart<T>& sender = *part;
       const DeviceScope on_device(sender.device);
       if (!allgather && sender.send_columns.size() > 0)
         gather_rows(sender.send_columns.data(), static_cast<index_t>(sender.send_columns.size()), 1,
                     Layout::row_major, sender.x.data(), sender.send_buffer.data(), sender.compute.get());
       SPMV_CUDA_CHECK(cudaEventRecord(sender.packed.get(), sender.compute.get()));
     }
+  }
+
+  // Every receiver's copies on its exchange stream, then its `received` event.
+  void queue_copies() {
+    const int count = this->parts();
+    const bool allgather = this->exchange_kind() == Exchange::allgather;
     for (int p = 0; p < count; ++p) {
       DevicePart<T>& receiver = *parts_[p];
       const DeviceScope on_device(receiver.device);
@@ -208,19 +249,14 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
                                         stream));
   }
 
-  // The part's products on its compute stream (its device current); with
-  // `after_exchange` the products that read received entries wait for them.
-  void queue_products(DevicePart<T>& part, T alpha, T beta, bool after_exchange) {
-    const cudaStream_t stream = part.compute.get();
-    if (part.ops.block) {
-      if (after_exchange) SPMV_CUDA_CHECK(cudaStreamWaitEvent(stream, part.received.get(), 0));
-      part.ops.block->apply(part.x.data(), part.y.data(), alpha, beta);
-      return;
-    }
-    part.ops.local->apply(part.x.data(), part.y.data(), alpha, beta);
+  // Part p's remote product on its compressed rows, added into its y (its
+  // device current, on its compute stream).
+  void queue_remote(int p, T alpha) {
+    DevicePart<T>& part = *parts_[p];
     if (!part.ops.remote) return;
-    if (after_exchange) SPMV_CUDA_CHECK(cudaStreamWaitEvent(stream, part.received.get(), 0));
-    part.ops.remote->apply(part.ghosts.data(), part.y.data(), alpha, T(1));
+    part.ops.remote->apply(part.ghosts.data(), part.remote_y.data(), T(1), T(0));
+    scatter_rows(part.remote_rows.data(), static_cast<index_t>(part.remote_rows.size()), 1, Layout::row_major,
+                 part.remote_y.data(), part.y.data(), alpha, T(1), part.compute.get());
   }
 
   std::size_t send_index(int from, int to) const {
@@ -232,6 +268,7 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
   }
 
   std::vector<PartMatrices<T>> layout_;
+  bool overlap_;
   std::vector<std::unique_ptr<DevicePart<T>>> parts_;
 };
 

@@ -44,6 +44,7 @@ MpiOperator<T>::MpiOperator(const Csr<T>& a, const Partition& partition, Exchang
     local_ = plan(part_.local, part_options);
     if (!part_.ghost_columns.empty()) remote_ = plan(part_.remote, part_options);
     ghosts_.assign(part_.ghost_columns.size(), T(0));
+    remote_y_.assign(part_.remote_rows.size(), T(0));
     for (const HaloSend& send : part_.sends) send_buffers_.emplace_back(send.local_columns.size());
   }
 }
@@ -80,7 +81,9 @@ void MpiOperator<T>::apply(const T* x_local, T* y_local, T alpha, T beta) {
   }
   local_->apply(x_local, y_local, alpha, beta);
   check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
-  if (remote_) remote_->apply(ghosts_.data(), y_local, alpha, T(1));
+  if (!remote_) return;
+  remote_->apply(ghosts_.data(), remote_y_.data(), T(1), T(0));
+  add_remote_rows(part_.remote_rows, remote_y_.data(), alpha, y_local);
 }
 
 template class MpiOperator<float>;

@@ -11,6 +11,9 @@
 
 #include "multi/part_operators.hpp"
 #include "spmv/error.hpp"
+#ifdef SPMV_HAVE_CUDA
+#include "cuda/peer_link.hpp"
+#endif
 
 namespace spmv {
 
@@ -30,6 +33,7 @@ class HostDistributedOperator final : public DistributedOperator<T> {
       state.x.assign(allgather ? cols : part.column_end - part.column_begin, T(0));
       state.ghosts.assign(part.ghost_columns.size(), T(0));
       state.y.assign(part.row_end - part.row_begin, T(0));
+      state.remote_y.assign(part.remote_rows.size(), T(0));
       for (const HaloSend& send : part.sends) state.send_buffers.emplace_back(send.local_columns.size());
       parts_.push_back(std::move(state));
     }
@@ -80,7 +84,9 @@ class HostDistributedOperator final : public DistributedOperator<T> {
       return;
     }
     part.ops.local->apply(part.x.data(), part.y.data(), alpha, beta);
-    if (part.ops.remote) part.ops.remote->apply(part.ghosts.data(), part.y.data(), alpha, T(1));
+    if (!part.ops.remote) return;
+    part.ops.remote->apply(part.ghosts.data(), part.remote_y.data(), T(1), T(0));
+    add_remote_rows(layout_.at(p).remote_rows, part.remote_y.data(), alpha, part.y.data());
   }
 
   void run(T alpha, T beta) override {
@@ -100,6 +106,7 @@ class HostDistributedOperator final : public DistributedOperator<T> {
     std::vector<T> x;       // halo: the part's slice of x; allgather: all of x
     std::vector<T> ghosts;  // halo: the entries of other parts it reads
     std::vector<T> y;
+    std::vector<T> remote_y;  // the remote product on the compressed rows
     std::vector<std::vector<T>> send_buffers;  // one per HaloSend
   };
 
@@ -183,6 +190,16 @@ std::unique_ptr<DistributedOperator<T>> make_distributed_operator(const Csr<T>& 
   row_blocks.row_order.clear();
   return std::make_unique<ReorderedDistributedOperator<T>>(
       partition, make_row_block_operator(a.rows, a.cols, row_blocks, std::move(parts), options));
+}
+
+ExchangeLink measure_exchange_link(int from_device, int to_device) {
+#ifdef SPMV_HAVE_CUDA
+  return detail::measure_device_link(from_device, to_device);
+#else
+  (void)from_device;
+  (void)to_device;
+  throw Unavailable("measure_exchange_link needs CUDA devices: this build was configured without CUDA");
+#endif
 }
 
 template std::unique_ptr<DistributedOperator<float>> make_distributed_operator(const Csr<float>&, const Partition&,

@@ -2,6 +2,7 @@
 // exchange, the whole row block for the all-gather), the send and receive
 // lists, and the exchange's byte count and model (distributed.hpp).
 #include <algorithm>
+#include <numeric>
 #include <string>
 
 #include "spmv/distributed.hpp"
@@ -48,6 +49,21 @@ Csr<T> row_block(const Csr<T>& a, index_t begin, index_t end, index_t cols, Keep
   return block;
 }
 
+// Drops the rows of `block` without entries; rows[i] becomes the old index
+// of its row i.
+template <class T>
+void keep_rows_with_entries(Csr<T>& block, std::vector<index_t>& rows) {
+  rows.clear();
+  std::vector<index_t> row_ptr{0};
+  for (index_t r = 0; r < block.rows; ++r)
+    if (block.row_ptr[r + 1] > block.row_ptr[r]) {
+      rows.push_back(r);
+      row_ptr.push_back(block.row_ptr[r + 1]);
+    }
+  block.row_ptr = std::move(row_ptr);
+  block.rows = static_cast<index_t>(rows.size());
+}
+
 // split_into_parts on a matrix whose parts are contiguous row blocks.
 template <class T>
 std::vector<PartMatrices<T>> split_row_blocks(const Csr<T>& a, const Partition& partition, Exchange exchange) {
@@ -78,6 +94,7 @@ std::vector<PartMatrices<T>> split_row_blocks(const Csr<T>& a, const Partition& 
                               return static_cast<index_t>(std::lower_bound(ghosts.begin(), ghosts.end(), c) -
                                                           ghosts.begin());
                             });
+    keep_rows_with_entries(part.remote, part.remote_rows);
     // Ghosts ascend, so each owner's are one run: one receive per owner.
     for (std::size_t g = 0; g < ghosts.size();) {
       const int owner = column_owner(partition, ghosts[g]);
@@ -143,15 +160,20 @@ ExchangeVolume exchange_volume(const std::vector<PartMatrices<T>>& parts, Exchan
   return volume;
 }
 
-double predicted_exchange_seconds_on_links(const ExchangeVolume& volume, double link_gbs) {
-  std::size_t busiest = 0;
-  for (std::size_t p = 0; p < volume.received_bytes.size(); ++p)
-    busiest = std::max({busiest, volume.received_bytes[p], volume.sent_bytes[p]});
-  return static_cast<double>(busiest) / (link_gbs * 1e9);
+double predicted_exchange_seconds_on_links(const ExchangeVolume& volume, const ExchangeLink& link) {
+  double busiest = 0;
+  for (std::size_t p = 0; p < volume.received_bytes.size(); ++p) {
+    const std::size_t bytes = std::max(volume.received_bytes[p], volume.sent_bytes[p]);
+    busiest = std::max(busiest, volume.messages_received[p] * link.latency_seconds +
+                                    static_cast<double>(bytes) / (link.bandwidth_gbs * 1e9));
+  }
+  return busiest;
 }
 
-double predicted_exchange_seconds_on_one_device(const ExchangeVolume& volume, double copy_bandwidth_gbs) {
-  return 2.0 * static_cast<double>(volume.total_bytes() + volume.packed_bytes) / (copy_bandwidth_gbs * 1e9);
+double predicted_exchange_seconds_on_one_device(const ExchangeVolume& volume, const ExchangeLink& device_copy) {
+  const int messages = std::accumulate(volume.messages_received.begin(), volume.messages_received.end(), 0);
+  return messages * device_copy.latency_seconds +
+         static_cast<double>(volume.total_bytes() + volume.packed_bytes) / (device_copy.bandwidth_gbs * 1e9);
 }
 
 #define SPMV_INSTANTIATE_SPLIT(T)                                                                         \

@@ -2,8 +2,13 @@
 // device (the exchange as device copies), equal rows, equal non-zeros and
 // the graph partition (its parts' vectors in P's order on the device), halo
 // and all-gather, cuda and cusparse parts, f32 and f64, against the
-// reference on the zoo and a few real matrices.
+// reference on the zoo and a few real matrices; and parts spread over every
+// GPU of the machine (peer copies), with and without the overlap.
 #include <gtest/gtest.h>
+
+#ifdef SPMV_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 #include "distributed_products.hpp"
 #include "spmv/distributed.hpp"
@@ -51,6 +56,30 @@ TEST(GpuDistributed, CusparsePartsAndAGeneratedStencil) {
   check_on_device({"stencil27:n=20", generate(parse_generator_spec("stencil27:n=20"))}, Backend::cusparse);
   check_on_device({"rmat:scale=12", generate(parse_generator_spec("rmat:scale=12"))}, Backend::cuda);
 }
+
+#ifdef SPMV_HAVE_CUDA
+TEST(GpuDistributed, PartsOnEveryDevice) {
+  SPMV_GPU_TEST_PRELUDE();
+  int devices = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&devices), cudaSuccess);
+  DistributedOptions options;
+  options.part_options.backend = Backend::cuda;
+  for (int device = 0; device < devices; ++device) options.devices.push_back(device);
+  const std::vector<test::ZooMatrix> matrices{
+      {"stencil27:n=20", generate(parse_generator_spec("stencil27:n=20"))},
+      {"rmat:scale=12", generate(parse_generator_spec("rmat:scale=12"))}};
+  for (const test::ZooMatrix& m : matrices)
+    for (const Exchange exchange : {Exchange::halo, Exchange::allgather})
+      for (const bool overlap : {true, false})
+        for (int parts = 1; parts <= std::max(4, devices); ++parts) {
+          options.exchange = exchange;
+          options.overlap = overlap;
+          SCOPED_TRACE(std::to_string(devices) + " devices, overlap " + (overlap ? "on" : "off"));
+          test::check_distributed_products<double>(m.matrix, m.name, PartitionMethod::nonzeros, parts, options);
+          test::check_distributed_products<float>(m.matrix, m.name, PartitionMethod::rows, parts, options);
+        }
+}
+#endif
 
 }  // namespace
 }  // namespace spmv

@@ -38,7 +38,9 @@ TEST(CliBenchDistributed, PartsOnTheCpuBackend) {
     // planes of 144 entries for the halo, all other 1152 entries for the all-gather.
     const std::size_t middle = parts["received_bytes"][1];
     EXPECT_EQ(middle, (exchange == "halo" ? 2 * 144 : 1152) * sizeof(double));
-    EXPECT_GT(report["distributed"]["efficiency_same_device"].get<double>(), 0);
+    EXPECT_GT(report["distributed"]["efficiency"].get<double>(), 0);
+    EXPECT_EQ(report["distributed"]["devices"], 1);
+    EXPECT_TRUE(report["distributed"]["limiter"].is_string());
     EXPECT_GT(report["distributed"]["exchange_model_link_ms"].get<double>(), 0);
   }
 }
@@ -81,9 +83,13 @@ TEST(CliBenchDistributed, Refusals) {
   EXPECT_NE(run.err.find("cannot split 16 rows into 17 parts"), std::string::npos) << run.err;
   run = run_cli({"bench", "--gen", "stencil5:n=4", "--backend", "cpu", "--parts", "2", "--k", "4"});
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.err.find("--parts times the distributed SpMV"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("--parts and --gpus time the distributed SpMV"), std::string::npos) << run.err;
   run = run_cli({"bench", "--gen", "stencil5:n=4", "--backend", "cpu", "--exchange", "halo"});
   EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("go with --parts or --gpus"), std::string::npos) << run.err;
+  run = run_cli({"bench", "--gen", "stencil5:n=4", "--backend", "cpu", "--gpus", "2"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("--gpus needs --backend cuda or cusparse"), std::string::npos) << run.err;
 }
 
 }  // namespace

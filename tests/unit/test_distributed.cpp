@@ -97,6 +97,12 @@ TEST(Split, LocalRemoteAndHaloListsOfATridiagonalMatrix) {
   EXPECT_EQ(middle.remote.row_ptr, (std::vector<index_t>{0, 1, 2}));
   EXPECT_EQ(middle.remote.col_idx, (std::vector<index_t>{0, 1}));
   EXPECT_EQ(middle.remote.values, (std::vector<double>{21.0, 34.0}));
+  EXPECT_EQ(middle.remote_rows, (std::vector<index_t>{0, 1}));
+  // The first part's row 0 reads no ghost: its remote block keeps row 1 alone.
+  EXPECT_EQ(parts[0].remote.rows, 1);
+  EXPECT_EQ(parts[0].remote_rows, (std::vector<index_t>{1}));
+  EXPECT_EQ(parts[0].remote.row_ptr, (std::vector<index_t>{0, 1}));
+  EXPECT_EQ(parts[0].remote.values, (std::vector<double>{12.0}));
   ASSERT_EQ(middle.receives.size(), 2u);
   EXPECT_EQ(middle.receives[0].from, 0);
   EXPECT_EQ(middle.receives[0].offset, 0);
@@ -113,9 +119,12 @@ TEST(Split, LocalRemoteAndHaloListsOfATridiagonalMatrix) {
   EXPECT_EQ(halo.sent_bytes, (std::vector<std::size_t>{8, 16, 8}));
   EXPECT_EQ(halo.messages_received, (std::vector<int>{1, 2, 1}));
   EXPECT_EQ(halo.packed_bytes, 32u);
-  // Links of 1 GB/s: the busiest part moves 16 bytes.
-  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_links(halo, 1.0), 16e-9);
-  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_one_device(halo, 1.0), 2.0 * (32 + 32) * 1e-9);
+  // Links of 1 GB/s and 1 us a message: the busiest part takes two messages
+  // and 16 bytes; on one device all 4 messages and the 32 bytes received
+  // and 32 packed share it.
+  const ExchangeLink link{1.0, 1e-6};
+  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_links(halo, link), 2e-6 + 16e-9);
+  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_one_device(halo, link), 4e-6 + (32 + 32) * 1e-9);
 
   const auto gathered = split_into_parts(a, partition_rows(a, 3), Exchange::allgather);
   EXPECT_EQ(gathered[1].block.cols, 6);

@@ -1,0 +1,16 @@
+// Internal: direct copies between devices (peer access) and the link the
+// exchange model reads (measure_exchange_link in distributed.hpp).
+#pragma once
+
+#include "spmv/distributed.hpp"
+
+namespace spmv::detail {
+
+// Lets `device` reach `peer`'s memory directly where the pair allows it
+// (NVLink or PCIe peer-to-peer); elsewhere peer copies go through the host.
+// Enabling twice is harmless.
+void enable_peer_access(int device, int peer);
+
+ExchangeLink measure_device_link(int from_device, int to_device);
+
+}  // namespace spmv::detail

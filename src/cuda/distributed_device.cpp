@@ -153,18 +153,21 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
     part.compute.synchronize();
   }
 
-  // Queued so that no device waits for the host to queue another's work
-  // before its own starts: the packing, then (halo with overlap) every
-  // local product, then the copies, then what reads the received entries.
+  // The packing and the copies are queued first, then (halo with overlap)
+  // every part's local product, then what reads the received entries.
+  // Queueing the local products before the copies would start the second
+  // device's product sooner, but compute-sanitizer initcheck then reports
+  // reads of unwritten x and y in that order (2026-11-25, not understood):
+  // kept out until it is.
   void run(T alpha, T beta) override {
     const bool local_first = overlap_ && this->exchange_kind() == Exchange::halo;
     queue_packing();
+    queue_copies();
     if (local_first)
       for (auto& part : parts_) {
         const DeviceScope on_device(part->device);
         part->ops.local->apply(part->x.data(), part->y.data(), alpha, beta);
       }
-    queue_copies();
     for (int p = 0; p < this->parts(); ++p) {
       DevicePart<T>& part = *parts_[p];
       const DeviceScope on_device(part.device);

@@ -10,6 +10,9 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "cuda/cuda_check.hpp"
@@ -22,16 +25,23 @@ namespace spmv::detail {
 
 void enable_peer_access(int device, int peer) {
   if (device == peer) return;
+  // Enabled once per process and pair: enabling again is an API error that
+  // compute-sanitizer reports, harmless as it is.
+  static std::mutex lock;
+  static std::set<std::pair<int, int>> enabled;
+  const std::lock_guard<std::mutex> hold(lock);
+  if (enabled.count({device, peer})) return;
   int possible = 0;
   SPMV_CUDA_CHECK(cudaDeviceCanAccessPeer(&possible, device, peer));
-  if (!possible) return;  // cudaMemcpyPeerAsync then goes through the host
-  const DeviceScope on_device(device);
-  const cudaError_t status = cudaDeviceEnablePeerAccess(peer, 0);
-  if (status == cudaErrorPeerAccessAlreadyEnabled) {
-    cudaGetLastError();  // takes this harmless error off the thread's last error
-    return;
+  if (possible) {  // elsewhere cudaMemcpyPeerAsync goes through the host
+    const DeviceScope on_device(device);
+    const cudaError_t status = cudaDeviceEnablePeerAccess(peer, 0);
+    if (status == cudaErrorPeerAccessAlreadyEnabled)
+      cudaGetLastError();  // enabled by the caller: takes the error off the thread's last error
+    else
+      SPMV_CUDA_CHECK(status);
   }
-  SPMV_CUDA_CHECK(status);
+  enabled.insert({device, peer});
 }
 
 namespace {

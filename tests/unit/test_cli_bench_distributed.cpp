@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 
 #include "spmv/distributed.hpp"
@@ -41,6 +42,17 @@ TEST(CliBenchDistributed, PartsOnTheCpuBackend) {
     EXPECT_GT(report["distributed"]["efficiency"].get<double>(), 0);
     EXPECT_EQ(report["distributed"]["devices"], 1);
     EXPECT_TRUE(report["distributed"]["limiter"].is_string());
+    // The losses split the time beyond the ideal (one part's time; one host):
+    // the busy host is the sum of the parts' products, run() at least that.
+    const json& losses = report["distributed"]["losses_ms"];
+    double busy = 0;
+    for (const json& ms : parts["part_ms"]) busy += ms.get<double>();
+    const double beyond = std::max(parts["run_ms"].get<double>(), busy) -
+                          report["distributed"]["one_part"]["run_ms"].get<double>();
+    EXPECT_NEAR(losses["imbalance"].get<double>() + losses["smaller_parts"].get<double>() +
+                    losses["exchange_not_hidden"].get<double>() + losses["launches"].get<double>(),
+                beyond, 1e-9);
+    EXPECT_EQ(losses["imbalance"].get<double>(), 0.0);  // one host: nothing to balance
     EXPECT_GT(report["distributed"]["exchange_model_link_ms"].get<double>(), 0);
   }
 }

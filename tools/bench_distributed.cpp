@@ -126,11 +126,16 @@ struct Losses {
   }
 };
 
+// Part p's device (0: the one device or the host).
+int device_of_part(const std::vector<int>& devices, std::size_t p) {
+  return devices.empty() ? 0 : devices[p % devices.size()];
+}
+
 Losses losses_of(const DistributedMeasurement& one, const DistributedMeasurement& many,
                  const std::vector<int>& devices) {
   std::map<int, double> busy_ms;  // by device ordinal; the host is one "device"
   for (std::size_t p = 0; p < many.part_ms.size(); ++p)
-    busy_ms[devices.empty() ? 0 : devices[p % devices.size()]] += many.part_ms[p];
+    busy_ms[device_of_part(devices, p)] += many.part_ms[p];
   double busiest = 0, total = 0;
   for (const auto& [device, ms] : busy_ms) {
     busiest = std::max(busiest, ms);
@@ -176,7 +181,7 @@ nlohmann::ordered_json run_typed(BenchReport& report, const Csr<double>& matrix,
               "messages", "kernel(s)", "product ms");
   for (int p = 0; p < d.parts; ++p)
     std::printf("%-5d %6d %12lld %12.1f %12.1f %12d %-28s %12.4f\n", p,
-                d.devices.empty() ? 0 : d.devices[p % d.devices.size()], static_cast<long long>(many.part_nnz[p]),
+                device_of_part(d.devices, p), static_cast<long long>(many.part_nnz[p]),
                 many.volume.received_bytes[p] / 1024.0, many.volume.sent_bytes[p] / 1024.0,
                 many.volume.messages_received[p], many.part_kernels[p].c_str(), many.part_ms[p]);
   const double max_part = *std::max_element(many.part_ms.begin(), many.part_ms.end());

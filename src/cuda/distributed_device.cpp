@@ -17,6 +17,7 @@
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_scope.hpp"
 #include "cuda/non_blocking_stream.hpp"
+#include "cuda/ordering_event.hpp"
 #include "cuda/peer_link.hpp"
 #include "cuda/permute_vectors.hpp"
 #include "multi/part_operators.hpp"
@@ -26,24 +27,12 @@ namespace spmv::detail {
 
 namespace {
 
-class Event {
- public:
-  Event() { SPMV_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
-  ~Event() { cudaEventDestroy(event_); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
-
 // One part's device state, made on its device.
 template <class T>
 struct DevicePart {
   int device;
   NonBlockingStream compute, exchange;
-  Event packed, received;
+  OrderingEvent packed, received;
   PartOperators<T> ops;
   DeviceBuffer<T> x;       // halo: the part's slice; allgather: all of x
   DeviceBuffer<T> ghosts;  // halo
@@ -84,16 +73,14 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
       : DistributedOperator<T>(rows, cols, partition, options.exchange, exchange_volume(parts, options.exchange)),
         layout_(std::move(parts)),
         overlap_(options.overlap) {
-    std::vector<int> devices;
     for (int p = 0; p < this->parts(); ++p) {
       const int device = options.devices.empty() ? options.part_options.device
                                                  : options.devices[p % options.devices.size()];
       const DeviceScope on_device(device);
       parts_.push_back(std::make_unique<DevicePart<T>>(device, layout_[p], cols, options));
-      devices.push_back(device);
     }
-    for (const int device : devices)
-      for (const int peer : devices) enable_peer_access(device, peer);
+    for (const auto& part : parts_)
+      for (const auto& peer : parts_) enable_peer_access(part->device, peer->device);
     for (int p = 0; p < this->parts(); ++p) {  // the plans' uploads went on other streams
       const DeviceScope on_device(parts_[p]->device);
       SPMV_CUDA_CHECK(cudaDeviceSynchronize());

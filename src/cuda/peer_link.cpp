@@ -19,6 +19,7 @@
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_scope.hpp"
 #include "cuda/non_blocking_stream.hpp"
+#include "cuda/ordering_event.hpp"
 #include "cuda/permute_vectors.hpp"
 
 namespace spmv::detail {
@@ -72,17 +73,17 @@ ExchangeLink measure_device_link(int from_device, int to_device) {
   DeviceBuffer<index_t> columns;
   DeviceBuffer<char> source;
   std::unique_ptr<NonBlockingStream> sender_stream;
-  cudaEvent_t packed_event = nullptr;
+  std::unique_ptr<OrderingEvent> packed_event;
   {
     const DeviceScope on_device(from_device);
     x = DeviceBuffer<double>(std::vector<double>(2 * message, 1.0), "link probe x");
     packed = DeviceBuffer<double>(message, "link probe send buffer");
     columns = DeviceBuffer<index_t>(message_entries, "link probe send list");
     source = DeviceBuffer<char>(large_bytes, "link probe source");
+    SPMV_CUDA_CHECK(cudaMemset(source.data(), 0, large_bytes));  // copied: written first
     sender_stream = std::make_unique<NonBlockingStream>();
-    SPMV_CUDA_CHECK(cudaEventCreateWithFlags(&packed_event, cudaEventDisableTiming));
+    packed_event = std::make_unique<OrderingEvent>();
   }
-  const std::unique_ptr<CUevent_st, decltype(&cudaEventDestroy)> event_owner(packed_event, &cudaEventDestroy);
   const DeviceScope on_device(to_device);  // the receiver's stream copies, as in the operator
   DeviceBuffer<double> ghosts(message, "link probe ghosts");
   DeviceBuffer<char> target(large_bytes, "link probe target");
@@ -91,9 +92,9 @@ ExchangeLink measure_device_link(int from_device, int to_device) {
     {
       const DeviceScope on_sender(from_device);
       gather_rows(columns.data(), message, 1, Layout::row_major, x.data(), packed.data(), sender_stream->get());
-      SPMV_CUDA_CHECK(cudaEventRecord(packed_event, sender_stream->get()));
+      SPMV_CUDA_CHECK(cudaEventRecord(packed_event->get(), sender_stream->get()));
     }
-    SPMV_CUDA_CHECK(cudaStreamWaitEvent(stream.get(), packed_event, 0));
+    SPMV_CUDA_CHECK(cudaStreamWaitEvent(stream.get(), packed_event->get(), 0));
     SPMV_CUDA_CHECK(cudaMemcpyPeerAsync(ghosts.data(), to_device, packed.data(), from_device,
                                         message * sizeof(double), stream.get()));
     stream.synchronize();

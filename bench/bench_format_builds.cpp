@@ -90,7 +90,7 @@ std::map<std::string, HostBuild<T>> host_builders() {
 // The SpMV kernels of the cuda and cusparse backends ("" first: the default
 // choice, planned as a user plans it).
 std::vector<spmv::KernelInfo> spmv_kernels() {
-  std::vector<spmv::KernelInfo> kernels{{"", "", spmv::Backend::cuda, "", ""}};
+  std::vector<spmv::KernelInfo> kernels{{"", "", spmv::Backend::cuda, "", {}}};
   for (const spmv::KernelInfo& k : spmv::kernel_catalogue())
     if ((k.backend == spmv::Backend::cuda || k.backend == spmv::Backend::cusparse) && !k.spmm_only &&
         k.name != "dense-cublas")

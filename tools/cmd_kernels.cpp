@@ -2,6 +2,7 @@
 // and whether the CUDA backends can run here.
 #include <fmt/format.h>
 
+#include <climits>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -10,6 +11,24 @@
 
 namespace spmv::cli {
 namespace {
+
+// {name, allowed or min/max (no max when unbounded), default, meaning}
+nlohmann::ordered_json params_json(const std::vector<KernelParamSpec>& params) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const KernelParamSpec& p : params) {
+    nlohmann::ordered_json spec = {{"name", p.name}};
+    if (!p.allowed.empty()) {
+      spec["allowed"] = p.allowed;
+    } else {
+      spec["min"] = p.min;
+      if (p.max != INT_MAX) spec["max"] = p.max;
+    }
+    spec["default"] = p.default_value;
+    spec["meaning"] = p.meaning;
+    list.push_back(spec);
+  }
+  return list;
+}
 
 int run_kernels(bool json) {
   const std::vector<KernelInfo> kernels = kernel_catalogue();
@@ -20,7 +39,7 @@ int run_kernels(bool json) {
                       {"backend", to_string(k.backend)},
                       {"format", k.format},
                       {"summary", k.summary},
-                      {"params", k.params},
+                      {"params", params_json(k.params)},
                       {"native_transposed", k.transposed},
                       {"native_spmm", k.spmm},
                       {"deterministic", k.deterministic}});
@@ -30,12 +49,13 @@ int run_kernels(bool json) {
   }
   fmt::print("CUDA backends: {}\n\n", cuda_status());
   fmt::print("{:<20} {:<10} {:<8} {:<10} {:<7} {:<13} {}\n", "kernel", "backend", "format", "transposed",
-             "spmm", "deterministic", "summary / parameters");
+             "spmm", "deterministic", "summary");
   for (const KernelInfo& k : kernels) {
     fmt::print("{:<20} {:<10} {:<8} {:<10} {:<7} {:<13} {}\n", k.name, to_string(k.backend), k.format,
                k.transposed ? "native" : "via A^T", k.spmm ? "native" : "k SpMVs", k.deterministic ? "yes" : "no",
                k.summary);
-    if (!k.params.empty()) fmt::print("{:<73} params: {}\n", "", k.params);
+    for (const KernelParamSpec& p : k.params)
+      fmt::print("  {}: {}; default {}; {}\n", p.name, allowed_text(p), p.default_value, p.meaning);
   }
   fmt::print("\ndeterministic: bitwise identical results run to run when planned with --deterministic "
              "(PlanOptions::deterministic; the transposed product then multiplies by A^T)\n");

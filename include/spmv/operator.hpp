@@ -22,6 +22,7 @@
 #pragma once
 
 #include <atomic>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -40,12 +41,28 @@ namespace spmv {
 // Integer tuning parameters of a kernel, e.g. {"threads_per_row", 8}.
 using KernelParams = std::map<std::string, int>;
 
+// One parameter of a kernel: the values plan() accepts for it (anything else
+// is refused with InvalidArgument) and what it does.
+struct KernelParamSpec {
+  std::string name;           // e.g. "threads_per_row"
+  std::vector<int> allowed;   // the accepted values; empty: any value in [min, max]
+  int min = 1;
+  int max = INT_MAX;
+  std::string default_value;  // "256", or how it is chosen, e.g. "from the mean row length"
+  std::string meaning;        // one line
+};
+
+// The accepted values of one parameter: "2|4|8", "64..1024" or "1..".
+std::string allowed_text(const KernelParamSpec& spec);
+// A kernel's parameters in one line, e.g. "threads_per_row=2|4|8|16|32 block_size=64..1024".
+std::string params_text(const std::vector<KernelParamSpec>& params);
+
 struct KernelInfo {
   std::string name;         // unique, e.g. "csr-vector"; what --kernels takes
   std::string format;       // storage format it reads, e.g. "csr"
   Backend backend;
   std::string summary;      // one line
-  std::string params;       // accepted parameters and ranges, e.g. "threads_per_row=2|4|8|16|32"
+  std::vector<KernelParamSpec> params;  // every parameter it takes
   bool transposed = false;  // implements apply_transposed without building A^T
   bool spmm = false;        // implements spmm natively (see PlanOptions::kernel for the rest)
   // An SpMM kernel (names "spmm-*", "cusparse-spmm-*"): spmm() runs it, and

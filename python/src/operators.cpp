@@ -142,7 +142,7 @@ py::list describe_kernels() {
   for (const KernelInfo& k : kernel_catalogue())
     kernels.append(py::dict(py::arg("name") = k.name, py::arg("format") = k.format,
                             py::arg("backend") = to_string(k.backend), py::arg("summary") = k.summary,
-                            py::arg("params") = k.params, py::arg("transposed") = k.transposed,
+                            py::arg("params") = params_text(k.params), py::arg("transposed") = k.transposed,
                             py::arg("spmm") = k.spmm, py::arg("spmm_only") = k.spmm_only));
   return kernels;
 }

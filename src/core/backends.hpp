@@ -38,9 +38,4 @@ template <class T>
 double median_product_seconds(Operator<T>& op, int warmup, int runs);
 #endif
 
-// Throws InvalidArgument naming the kernel when `params` holds a name that
-// `accepted` does not list.
-void check_param_names(const std::string& kernel, const KernelParams& params,
-                       const std::vector<std::string>& accepted);
-
 }  // namespace spmv::detail

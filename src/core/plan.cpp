@@ -476,20 +476,4 @@ SPMV_INSTANTIATE_PLAN(float)
 SPMV_INSTANTIATE_PLAN(double)
 #undef SPMV_INSTANTIATE_PLAN
 
-namespace detail {
-
-void check_param_names(const std::string& kernel, const KernelParams& params,
-                       const std::vector<std::string>& accepted) {
-  for (const auto& [name, value] : params) {
-    (void)value;
-    if (std::find(accepted.begin(), accepted.end(), name) == accepted.end()) {
-      std::string list;
-      for (const auto& a : accepted) list += (list.empty() ? "" : ", ") + a;
-      throw InvalidArgument("kernel '" + kernel + "' has no parameter '" + name + "'" +
-                            (list.empty() ? " (it takes none)" : " (it takes: " + list + ")"));
-    }
-  }
-}
-
-}  // namespace detail
 }  // namespace spmv

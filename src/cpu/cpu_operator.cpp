@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/backends.hpp"
+#include "core/kernel_params.hpp"
 #include "cpu/csr_kernels.hpp"
 #include "cpu/host_kernels.hpp"
 #include "spmv/error.hpp"
@@ -14,13 +15,9 @@ namespace spmv::detail {
 
 namespace {
 
-int thread_count(const std::string& kernel, const KernelParams& params) {
+int thread_count(const KernelParams& params) {
   const auto found = params.find("threads");
-  if (found == params.end()) return omp_get_max_threads();
-  if (found->second < 1)
-    throw InvalidArgument("kernel '" + kernel + "': threads=" + std::to_string(found->second) +
-                          " is not allowed (must be at least 1)");
-  return found->second;
+  return found == params.end() ? omp_get_max_threads() : found->second;
 }
 
 template <class T>
@@ -78,9 +75,8 @@ class CpuOperator final : public Operator<T> {
 template <class T>
 std::unique_ptr<Operator<T>> make_cpu_operator(const Csr<T>& a, const PlanOptions& options) {
   const KernelInfo kernel = find_kernel(host_kernels(), Backend::cpu, options.kernel);
-  check_param_names(kernel.name, options.params, {"threads"});
-  return std::make_unique<CpuOperator<T>>(a, options, kernel,
-                                          thread_count(kernel.name, options.params));
+  check_kernel_params(kernel.name, options.params, kernel.params);
+  return std::make_unique<CpuOperator<T>>(a, options, kernel, thread_count(options.params));
 }
 
 template std::unique_ptr<Operator<float>> make_cpu_operator(const Csr<float>&, const PlanOptions&);

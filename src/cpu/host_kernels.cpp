@@ -3,6 +3,7 @@
 
 #include "core/backends.hpp"
 #include "core/determinism.hpp"
+#include "core/kernel_params.hpp"
 #include "spmv/error.hpp"
 
 namespace spmv::detail {
@@ -11,11 +12,12 @@ std::vector<KernelInfo> host_kernels() {
   // Both sum in an order fixed by the matrix (cpu-csr: and its thread count).
   return {
       deterministic_kernel({"reference", "csr", Backend::reference,
-                            "serial CSR product accumulated in double, rounded once (the test oracle)", "", true,
+                            "serial CSR product accumulated in double, rounded once (the test oracle)", {}, true,
                             true}),
       deterministic_kernel({"cpu-csr", "csr", Backend::cpu,
                             "OpenMP CSR: rows split into non-zero-balanced chunks, one per thread",
-                            "threads=1.. (default: OpenMP's thread count)", true, true}),
+                            {in_range("threads", 1, INT_MAX, "OpenMP's thread count", "threads sharing the rows")},
+                            true, true}),
   };
 }
 

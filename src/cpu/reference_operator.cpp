@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/backends.hpp"
+#include "core/kernel_params.hpp"
 #include "cpu/host_kernels.hpp"
 #include "spmv/reference.hpp"
 
@@ -71,7 +72,7 @@ class ReferenceOperator final : public Operator<T> {
 template <class T>
 std::unique_ptr<Operator<T>> make_reference_operator(const Csr<T>& a, const PlanOptions& options) {
   const KernelInfo kernel = find_kernel(host_kernels(), Backend::reference, options.kernel);
-  check_param_names(kernel.name, options.params, {});
+  check_kernel_params(kernel.name, options.params, kernel.params);
   return std::make_unique<ReferenceOperator<T>>(a, options, kernel);
 }
 

@@ -133,9 +133,9 @@ class BlockedSharedX final : public FormatKernel<T> {
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_blocked_shared_x(const FormatSource<T>& source, const KernelParams& params) {
   BlockedOptions options;
-  options.block_rows = param_or(params, "blocked", "block_rows", options.block_rows, {1, 2, 4, 8});
-  options.block_cols = param_or(params, "blocked", "block_cols", options.block_cols);
-  options.max_padding = max_padding_param(params, "blocked");
+  options.block_rows = param_or(params, "block_rows", options.block_rows);
+  options.block_cols = param_or(params, "block_cols", options.block_cols);
+  options.max_padding = max_padding_param(params);
   return std::make_unique<BlockedSharedX<T>>(build_blocked_on_device(source.device, options, source.stream),
                                              static_cast<int>(options.max_padding));
 }

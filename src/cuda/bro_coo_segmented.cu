@@ -93,14 +93,13 @@ template <class T>
 std::unique_ptr<FormatKernel<T>> make_bro_coo_segmented(const FormatSource<T>& source,
                                                         const KernelParams& params) {
   const CsrView<T>& a = source.device;
-  const int block_size = param_or(params, "bro-coo", "block_size", 256, {64, 128, 256, 512, 1024});
+  const int block_size = param_or(params, "block_size", default_block_size);
   // Default: the coo kernel's split, one interval per resident warp. Below
   // about 1024 entries per warp (8.6M entries on an H200) each lane's stream
   // is padded to whole symbols over few fields, which takes part of the
   // savings (stencil27 on the host: eta 0.93 with 1024 entries per interval,
   // 0.86 with 256); whether a longer minimum pays on the GPU is not measured.
-  const index_t interval = param_or(params, "bro-coo", "interval",
-                                    interval_per_resident_warp(a.nnz, current_gpu_shape()));
+  const index_t interval = param_or(params, "interval", interval_per_resident_warp(a.nnz, current_gpu_shape()));
   return std::make_unique<BroCooSegmented<T>>(build_bro_coo_on_device(a, {interval}, source.stream), block_size);
 }
 

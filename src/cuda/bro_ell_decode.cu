@@ -149,7 +149,7 @@ class BroEllDecode final : public FormatKernel<T> {
 
 // value_codes: absent lets the builder decide (BroValueCodes::when_smaller).
 BroValueCodes value_codes_param(const KernelParams& params) {
-  switch (param_or(params, "bro-ell", "value_codes", -1, {0, 1})) {
+  switch (param_or(params, "value_codes", -1)) {
     case 0: return BroValueCodes::never;
     case 1: return BroValueCodes::always;
     default: return BroValueCodes::when_smaller;
@@ -162,12 +162,12 @@ template <class T>
 std::unique_ptr<FormatKernel<T>> make_bro_ell_decode(const FormatSource<T>& source, const KernelParams& params) {
   const CsrView<T>& a = source.device;
   BroEllOptions options;
-  options.slice_height = param_or(params, "bro-ell", "slice_height", options.slice_height, {32, 64, 128, 256, 512, 1024});
+  options.slice_height = param_or(params, "slice_height", options.slice_height);
   // Default T: the ELLR-T configuration model's. The decomposition is the
   // same (T adjacent threads per row, a warp busy for its longest stream);
   // the model does not weigh that T > 1 widens the deltas by about log2(T) bits.
   if (params.count("threads_per_row")) {
-    options.threads_per_row = param_or(params, "bro-ell", "threads_per_row", 1, {1, 2, 4, 8, 16, 32});
+    options.threads_per_row = param_or(params, "threads_per_row", 1);
   } else {
     const DeviceBuffer<index_t> lengths = device_row_lengths(a, source.stream);
     options.threads_per_row =
@@ -175,7 +175,7 @@ std::unique_ptr<FormatKernel<T>> make_bro_ell_decode(const FormatSource<T>& sour
             .threads_per_row;
   }
   options.value_codes = value_codes_param(params);
-  options.max_padding = max_padding_param(params, "bro-ell");
+  options.max_padding = max_padding_param(params);
   return make_bro_ell_decode_of(build_bro_ell_on_device(a, options, source.stream),
                                 static_cast<int>(options.max_padding));
 }

@@ -55,17 +55,15 @@ template <class T>
 std::unique_ptr<FormatKernel<T>> make_bro_hyb_ell_coo(const FormatSource<T>& source, const KernelParams& params) {
   const CsrView<T>& a = source.device;
   BroHybOptions options;
-  options.ell.slice_height = param_or(params, "bro-hyb", "slice_height", options.ell.slice_height,
-                                      {32, 64, 128, 256, 512, 1024});
-  options.ell.threads_per_row =
-      param_or(params, "bro-hyb", "threads_per_row", 1, {1, 2, 4, 8, 16, 32});
-  options.ell.max_padding = max_padding_param(params, "bro-hyb");
-  const int block_size = param_or(params, "bro-hyb", "block_size", 256, {64, 128, 256, 512, 1024});
-  BroHybSplit<T> split = split_bro_hyb_on_device(a, ell_width_param(params, "bro-hyb"), source.stream);
+  options.ell.slice_height = param_or(params, "slice_height", options.ell.slice_height);
+  options.ell.threads_per_row = param_or(params, "threads_per_row", 1);
+  options.ell.max_padding = max_padding_param(params);
+  const int block_size = param_or(params, "block_size", default_block_size);
+  BroHybSplit<T> split = split_bro_hyb_on_device(a, ell_width_param(params), source.stream);
   options.ell_width = split.ell_width;
   // One BRO-COO interval per resident warp unless given, as for bro-coo.
   options.coo.interval =
-      param_or(params, "bro-hyb", "interval", interval_per_resident_warp(split.tail.nnz, current_gpu_shape()));
+      param_or(params, "interval", interval_per_resident_warp(split.tail.nnz, current_gpu_shape()));
   return std::make_unique<BroHybEllCoo<T>>(build_bro_hyb_on_device(std::move(split), options, source.stream),
                                            block_size, static_cast<int>(options.ell.max_padding));
 }

@@ -95,8 +95,8 @@ void accumulate_coo(const DeviceCoo<T>& a, const T* x, T* y, T alpha, int block_
 
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_coo_segmented(const FormatSource<T>& source, const KernelParams& params) {
-  return std::make_unique<CooSegmented<T>>(
-      source.device, param_or(params, "coo", "block_size", 256, {64, 128, 256, 512, 1024}), source.stream);
+  return std::make_unique<CooSegmented<T>>(source.device, param_or(params, "block_size", default_block_size),
+                                           source.stream);
 }
 
 #define SPMV_INSTANTIATE_COO_KERNEL(T)                                                              \

@@ -209,8 +209,7 @@ std::unique_ptr<CsrAlgorithm<T>> make_csr_adaptive(const KernelParams& params) {
   return std::make_unique<CsrAdaptive<T>>(
       // 128 x 4 measured on H200 (2026-11-22): uniform random 0.571 ms against 0.590 for
       // 256 x 8, few huge rows 0.379 against 0.400, wide LP rows 0.369 against 0.365.
-      param_or(params, "csr-adaptive", "block_size", 128, {128, 256}),
-      param_or(params, "csr-adaptive", "items_per_thread", 4, {4, 8, 12}));
+      param_or(params, "block_size", 128), param_or(params, "items_per_thread", 4));
 }
 template std::unique_ptr<CsrAlgorithm<float>> make_csr_adaptive(const KernelParams&);
 template std::unique_ptr<CsrAlgorithm<double>> make_csr_adaptive(const KernelParams&);

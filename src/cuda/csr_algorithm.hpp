@@ -53,9 +53,7 @@ class CsrAlgorithm {
 // A registry row: what the kernel is, and how to make it from parameters.
 template <class T>
 struct CsrKernelEntry {
-  KernelInfo info;
-  std::vector<std::string> param_names;
-  // Throws InvalidArgument for a parameter value out of range.
+  KernelInfo info;  // info.params: what `make` accepts (checked before it is called)
   std::function<std::unique_ptr<CsrAlgorithm<T>>(const KernelParams&)> make;
 };
 
@@ -71,14 +69,16 @@ struct KernelChoice {
 template <class T>
 KernelChoice default_csr_kernel(const Csr<T>& a);
 
-// Reads parameter `name` from `params` or returns `fallback`; throws
-// InvalidArgument naming the kernel when the value is not in `allowed`
-// (empty: any positive value).
-int param_or(const KernelParams& params, const std::string& kernel, const std::string& name,
-             int fallback, const std::vector<int>& allowed = {});
+// Parameter `name` from `params` (checked against the kernel's specs when
+// planned), or `fallback` when absent.
+inline int param_or(const KernelParams& params, const std::string& name, int fallback) {
+  const auto found = params.find(name);
+  return found == params.end() ? fallback : found->second;
+}
 
 // Shared launch helpers.
 constexpr int warp_size = 32;
+constexpr int default_block_size = 256;
 inline unsigned blocks_for(std::size_t work_items, int threads_per_block) {
   return static_cast<unsigned>((work_items + threads_per_block - 1) / threads_per_block);
 }

@@ -40,7 +40,7 @@ template <class T>
 std::unique_ptr<CsrAlgorithm<T>> make_csr_aligned(const KernelParams& params) {
   return std::make_unique<CsrAligned<T>>(
       // Default 16: the paper's half-warp per row.
-      param_or(params, "csr-aligned", "threads_per_row", 16, {2, 4, 8, 16, 32}));
+      param_or(params, "threads_per_row", 16));
 }
 template std::unique_ptr<CsrAlgorithm<float>> make_csr_aligned(const KernelParams&);
 template std::unique_ptr<CsrAlgorithm<double>> make_csr_aligned(const KernelParams&);

@@ -123,8 +123,7 @@ class CsrMerge final : public CsrAlgorithm<T> {
 
 template <class T>
 std::unique_ptr<CsrAlgorithm<T>> make_csr_merge(const KernelParams& params) {
-  return std::make_unique<CsrMerge<T>>(
-      param_or(params, "csr-merge", "items_per_thread", 8, {4, 8, 12, 16}));
+  return std::make_unique<CsrMerge<T>>(param_or(params, "items_per_thread", 8));
 }
 template std::unique_ptr<CsrAlgorithm<float>> make_csr_merge(const KernelParams&);
 template std::unique_ptr<CsrAlgorithm<double>> make_csr_merge(const KernelParams&);

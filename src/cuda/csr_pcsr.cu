@@ -127,8 +127,7 @@ class CsrPcsr final : public CsrAlgorithm<T> {
 
 template <class T>
 std::unique_ptr<CsrAlgorithm<T>> make_csr_pcsr(const KernelParams& params) {
-  return std::make_unique<CsrPcsr<T>>(
-      param_or(params, "csr-pcsr", "block_size", 256, {64, 128, 256, 512}));
+  return std::make_unique<CsrPcsr<T>>(param_or(params, "block_size", default_block_size));
 }
 template std::unique_ptr<CsrAlgorithm<float>> make_csr_pcsr(const KernelParams&);
 template std::unique_ptr<CsrAlgorithm<double>> make_csr_pcsr(const KernelParams&);

@@ -5,27 +5,9 @@
 
 #include "core/determinism.hpp"
 #include "cuda/csr_kernels.hpp"
-#include "spmv/error.hpp"
+#include "cuda/param_specs.hpp"
 
 namespace spmv::detail {
-
-int param_or(const KernelParams& params, const std::string& kernel, const std::string& name,
-             int fallback, const std::vector<int>& allowed) {
-  const auto found = params.find(name);
-  if (found == params.end()) return fallback;
-  const int value = found->second;
-  const bool ok = allowed.empty()
-                      ? value > 0
-                      : std::find(allowed.begin(), allowed.end(), value) != allowed.end();
-  if (!ok) {
-    std::string list;
-    for (int a : allowed) list += (list.empty() ? "" : ", ") + std::to_string(a);
-    throw InvalidArgument("kernel '" + kernel + "': " + name + "=" + std::to_string(value) +
-                          " is not allowed (" +
-                          (list.empty() ? "must be positive" : "one of " + list) + ")");
-  }
-  return value;
-}
 
 template <class T>
 const std::vector<CsrKernelEntry<T>>& csr_kernel_registry() {
@@ -34,41 +16,46 @@ const std::vector<CsrKernelEntry<T>>& csr_kernel_registry() {
   // csr_transposed.hpp).
   static const std::vector<CsrKernelEntry<T>> registry = {
       {deterministic_kernel({"csr-scalar", "csr", Backend::cuda, "one thread per row (the papers' naive kernel)",
-        "block_size=64|128|256|512|1024", true, false}),
-       {"block_size"},
+                             {block_size_spec()}, true, false}),
        make_csr_scalar<T>},
       {deterministic_kernel({"csr-vector", "csr", Backend::cuda,
-        "a sub-warp of T lanes per row, shuffle reduction (thread mapping)",
-        "threads_per_row=2|4|8|16|32 block_size=64..1024", true, false}),
-       {"threads_per_row", "block_size"},
+                             "a sub-warp of T lanes per row, shuffle reduction (thread mapping)",
+                             {threads_per_row_spec({2, 4, 8, 16, 32}, "32"), block_size_spec()}, true, false}),
        make_csr_vector<T>},
       {deterministic_kernel({"csr-aligned", "csr", Backend::cuda,
-        "csr-vector whose steps read aligned segments, the row's unaligned head first (Baskaran)",
-        "threads_per_row=2|4|8|16|32", true, false}),
-       {"threads_per_row"},
+                             "csr-vector whose steps read aligned segments, the row's unaligned head first (Baskaran)",
+                             {threads_per_row_spec({2, 4, 8, 16, 32}, "16")}, true, false}),
        make_csr_aligned<T>},
+      // Unnamed, the plan picks this kernel with parameters from the matrix
+      // (default_csr_kernel); the defaults below are for a forced one.
       {deterministic_kernel({"csr-vector-tuned", "csr", Backend::cuda,
-        "csr-vector with the thesis's variants: load width, x path, rows per sub-warp, order",
-        "threads_per_row=1|2|4|8|16|32 vector_width=1|2|4 cached_x=0|1 "
-        "rows_per_subwarp=1|2|4|8|16|32 cyclic_rows=0|1|2 block_size=64..1024",
-        true, false}),
-       {"threads_per_row", "vector_width", "cached_x", "rows_per_subwarp", "cyclic_rows",
-        "block_size"},
+                             "csr-vector with the thesis's variants: load width, x path, rows per sub-warp, order",
+                             {threads_per_row_spec({1, 2, 4, 8, 16, 32}, "8"),
+                              one_of("vector_width", {1, 2, 4}, "4", "entries per lane and load"),
+                              one_of("cached_x", {0, 1}, "1", "1: x through the read-only cache; 0: plain loads"),
+                              one_of("rows_per_subwarp", {1, 2, 4, 8, 16, 32}, "1", "rows each sub-warp multiplies"),
+                              one_of("cyclic_rows", {0, 1, 2}, "0",
+                                     "row order: 0 consecutive, 1 cyclic over the grid, 2 each block sweeps a range"),
+                              block_size_spec()},
+                             true, false}),
        make_csr_vector_tuned<T>},
       {deterministic_kernel({"csr-pcsr", "csr", Backend::cuda,
-        "PCSR: products into a middle array, then per-row sums through shared memory",
-        "block_size=64|128|256|512", true, false}),
-       {"block_size"},
+                             "PCSR: products into a middle array, then per-row sums through shared memory",
+                             {block_size_spec({64, 128, 256, 512})}, true, false}),
        make_csr_pcsr<T>},
       {deterministic_kernel({"csr-merge", "csr", Backend::cuda,
-        "merge path: equal shares of rows + entries per block, carries fixed up in a second pass",
-        "items_per_thread=4|8|12|16", true, false}),
-       {"items_per_thread"},
+                             "merge path: equal shares of rows + entries per block, carries fixed up in a second pass",
+                             {one_of("items_per_thread", {4, 8, 12, 16}, "8",
+                                     "merge-path steps (rows + entries) per thread")},
+                             true, false}),
        make_csr_merge<T>},
       {deterministic_kernel({"csr-adaptive", "csr", Backend::cuda,
-        "row blocks of ~constant entries: CSR-stream for short rows, block reduction for long ones",
-        "block_size=128|256 items_per_thread=4|8|12", true, false}),
-       {"block_size", "items_per_thread"},
+                             "row blocks of ~constant entries: CSR-stream for short rows, block reduction for long "
+                             "ones",
+                             {block_size_spec({128, 256}, "128"),
+                              one_of("items_per_thread", {4, 8, 12}, "4",
+                                     "a row block holds block_size x this many entries")},
+                             true, false}),
        make_csr_adaptive<T>},
   };
   return registry;

@@ -44,8 +44,7 @@ class CsrScalar final : public CsrAlgorithm<T> {
 
 template <class T>
 std::unique_ptr<CsrAlgorithm<T>> make_csr_scalar(const KernelParams& params) {
-  return std::make_unique<CsrScalar<T>>(
-      param_or(params, "csr-scalar", "block_size", 256, {64, 128, 256, 512, 1024}));
+  return std::make_unique<CsrScalar<T>>(param_or(params, "block_size", default_block_size));
 }
 template std::unique_ptr<CsrAlgorithm<float>> make_csr_scalar(const KernelParams&);
 template std::unique_ptr<CsrAlgorithm<double>> make_csr_scalar(const KernelParams&);

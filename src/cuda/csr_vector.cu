@@ -68,9 +68,8 @@ class CsrVector final : public CsrAlgorithm<T> {
 
 template <class T>
 std::unique_ptr<CsrAlgorithm<T>> make_csr_vector(const KernelParams& params) {
-  return std::make_unique<CsrVector<T>>(
-      param_or(params, "csr-vector", "threads_per_row", 32, {2, 4, 8, 16, 32}),
-      param_or(params, "csr-vector", "block_size", 256, {64, 128, 256, 512, 1024}));
+  return std::make_unique<CsrVector<T>>(param_or(params, "threads_per_row", 32),
+                                        param_or(params, "block_size", default_block_size));
 }
 template std::unique_ptr<CsrAlgorithm<float>> make_csr_vector(const KernelParams&);
 template std::unique_ptr<CsrAlgorithm<double>> make_csr_vector(const KernelParams&);

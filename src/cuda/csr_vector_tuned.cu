@@ -52,15 +52,14 @@ class CsrVectorTuned final : public CsrAlgorithm<T> {
 
 template <class T>
 std::unique_ptr<CsrAlgorithm<T>> make_csr_vector_tuned(const KernelParams& params) {
-  const std::string name = "csr-vector-tuned";
   SubwarpRowsConfig config;
-  config.threads_per_row = param_or(params, name, "threads_per_row", 8, {1, 2, 4, 8, 16, 32});
-  config.vector_width = param_or(params, name, "vector_width", 4, {1, 2, 4});
+  config.threads_per_row = param_or(params, "threads_per_row", 8);
+  config.vector_width = param_or(params, "vector_width", 4);
   config.alignment = config.vector_width;
-  config.cached_x = param_or(params, name, "cached_x", 1, {0, 1}) == 1;
-  config.rows_per_subwarp = param_or(params, name, "rows_per_subwarp", 1, {1, 2, 4, 8, 16, 32});
-  config.row_order = static_cast<RowOrder>(param_or(params, name, "cyclic_rows", 0, {0, 1, 2}));
-  config.block_size = param_or(params, name, "block_size", 256, {64, 128, 256, 512, 1024});
+  config.cached_x = param_or(params, "cached_x", 1) == 1;
+  config.rows_per_subwarp = param_or(params, "rows_per_subwarp", 1);
+  config.row_order = static_cast<RowOrder>(param_or(params, "cyclic_rows", 0));
+  config.block_size = param_or(params, "block_size", default_block_size);
   return std::make_unique<CsrVectorTuned<T>>(config);
 }
 template std::unique_ptr<CsrAlgorithm<float>> make_csr_vector_tuned(const KernelParams&);

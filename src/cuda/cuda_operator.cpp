@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "core/backends.hpp"
+#include "core/kernel_params.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/csr_transposed.hpp"
 #include "cuda/device_csr.hpp"
@@ -85,8 +86,7 @@ class CudaOperator final : public StagedOperator<T> {
     const FormatKernelEntry<T>* format_entry = csr_entry ? nullptr : find_format_kernel<T>(choice.name);
     if (!csr_entry && !format_entry) throw_unknown_kernel(choice.name);
     const KernelInfo& info = csr_entry ? csr_entry->info : format_entry->info;
-    check_param_names(choice.name, choice.params,
-                      csr_entry ? csr_entry->param_names : format_entry->param_names);
+    check_kernel_params(choice.name, choice.params, info.params);
     description_.analysis_seconds = seconds_since(analysis_start);
 
     const auto upload_start = clock_type::now();
@@ -124,7 +124,7 @@ class CudaOperator final : public StagedOperator<T> {
     }
     deterministic_ = options.deterministic;
     if (spmm_entry) {
-      check_param_names(spmm_entry->info.name, options.params, spmm_entry->param_names);
+      check_kernel_params(spmm_entry->info.name, options.params, spmm_entry->info.params);
       spmm_ = spmm_entry->make({a, csr_->matrix.view()}, options.params);
     } else if (csr_) {
       spmm_ = make_default_spmm<T>({a, csr_->matrix.view()}, !options.spmv_only);

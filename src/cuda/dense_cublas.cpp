@@ -63,7 +63,7 @@ class DenseCublas final : public FormatKernel<T> {
 
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_dense_cublas(const FormatSource<T>& source, const KernelParams& params) {
-  return std::make_unique<DenseCublas<T>>(source, param_or(params, "dense-cublas", "max_dense_mib", 1024));
+  return std::make_unique<DenseCublas<T>>(source, param_or(params, "max_dense_mib", default_max_dense_mib));
 }
 
 template std::unique_ptr<FormatKernel<float>> make_dense_cublas(const FormatSource<float>&, const KernelParams&);

@@ -95,8 +95,8 @@ class DiaThreadPerRow final : public FormatKernel<T> {
 
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_dia_thread_per_row(const FormatSource<T>& source, const KernelParams& params) {
-  const int block_size = param_or(params, "dia", "block_size", 256, {64, 128, 256, 512, 1024});
-  const int max_padding = max_padding_param(params, "dia");
+  const int block_size = param_or(params, "block_size", default_block_size);
+  const int max_padding = max_padding_param(params);
   DeviceDia<T> dia = build_dia_on_device(source.device, {double(max_padding)}, source.stream);
   std::vector<index_t> offsets_on_host(dia.offsets.size());
   SPMV_CUDA_CHECK(cudaMemcpyAsync(offsets_on_host.data(), dia.offsets.data(), dia.offsets.bytes(),

@@ -65,8 +65,7 @@ void spmv_ell(const EllView<T>& a, const T* x, T* y, T alpha, T beta, int block_
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_ell_thread_per_row(const FormatSource<T>& source, const KernelParams& params) {
   return std::make_unique<EllThreadPerRow<T>>(
-      source, param_or(params, "ell", "block_size", 256, {64, 128, 256, 512, 1024}),
-      max_padding_param(params, "ell"));
+      source, param_or(params, "block_size", default_block_size), max_padding_param(params));
 }
 
 #define SPMV_INSTANTIATE_ELL_KERNEL(T)                                                               \

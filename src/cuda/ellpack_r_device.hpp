@@ -3,8 +3,6 @@
 // the SpMM kernels on ELLPACK-R (spmm_fastspmm.cu).
 #pragma once
 
-#include <string>
-
 #include "cuda/csr_algorithm.hpp"
 #include "cuda/device_buffer.hpp"
 #include "spmv/formats/ellpack_r.hpp"
@@ -62,11 +60,10 @@ struct EllrtBuild {
   int max_padding = 0;
 };
 
-// Builds `a` in the ELLR-T layout on the device for the kernel named
-// `kernel`: parameters threads_per_row, block_size and max_padding, the
+// Builds `a` in the ELLR-T layout on the device: parameters
+// threads_per_row, block_size and max_padding (ellr_t_specs), the
 // configuration model choosing the first two when they are not given.
 template <class T>
-EllrtBuild<T> build_ellr_t(const CsrView<T>& a, const KernelParams& params, const std::string& kernel,
-                           cudaStream_t stream);
+EllrtBuild<T> build_ellr_t(const CsrView<T>& a, const KernelParams& params, cudaStream_t stream);
 
 }  // namespace spmv::detail

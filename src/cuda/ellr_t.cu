@@ -74,30 +74,28 @@ class EllrT final : public FormatKernel<T> {
 }  // namespace
 
 template <class T>
-EllrtBuild<T> build_ellr_t(const CsrView<T>& a, const KernelParams& params, const std::string& kernel,
-                           cudaStream_t stream) {
+EllrtBuild<T> build_ellr_t(const CsrView<T>& a, const KernelParams& params, cudaStream_t stream) {
   DeviceBuffer<index_t> lengths = device_row_lengths(a, stream);
   const index_t longest = device_max(lengths.data(), lengths.size(), stream);
   // The model chooses what the parameters leave open (its cost is O(rows)).
   EllrtConfiguration model;
   if (!params.count("threads_per_row") || !params.count("block_size"))
     model = ellrt_configuration(device_ellrt_warp_steps(lengths.data(), a.rows, stream), current_gpu_shape());
-  const index_t threads_per_row =
-      param_or(params, kernel, "threads_per_row", model.threads_per_row, {1, 2, 4, 8, 16, 32});
+  const index_t threads_per_row = param_or(params, "threads_per_row", model.threads_per_row);
   EllrtBuild<T> built;
-  built.max_padding = max_padding_param(params, kernel);
-  built.block_size = param_or(params, kernel, "block_size", model.block_size, {32, 64, 128, 256, 512, 1024});
+  built.max_padding = max_padding_param(params);
+  built.block_size = param_or(params, "block_size", model.block_size);
   built.matrix = build_ellpack_r_on_device(a, std::move(lengths), longest, threads_per_row, built.max_padding, stream);
   return built;
 }
 
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_ellr_t(const FormatSource<T>& source, const KernelParams& params) {
-  return std::make_unique<EllrT<T>>(build_ellr_t(source.device, params, "ellr-t", source.stream));
+  return std::make_unique<EllrT<T>>(build_ellr_t(source.device, params, source.stream));
 }
 
 #define SPMV_INSTANTIATE_ELLR_T(T)                                                                     \
-  template EllrtBuild<T> build_ellr_t(const CsrView<T>&, const KernelParams&, const std::string&, cudaStream_t); \
+  template EllrtBuild<T> build_ellr_t(const CsrView<T>&, const KernelParams&, cudaStream_t);                    \
   template std::unique_ptr<FormatKernel<T>> make_ellr_t(const FormatSource<T>&, const KernelParams&);
 SPMV_INSTANTIATE_ELLR_T(float)
 SPMV_INSTANTIATE_ELLR_T(double)

@@ -49,11 +49,10 @@ struct FormatSource {
 
 template <class T>
 struct FormatKernelEntry {
-  KernelInfo info;
-  std::vector<std::string> param_names;
-  // Builds the format from `a`. Throws InvalidArgument for bad
-  // parameters and spmv::Error (with the reason and a format to use instead)
-  // when the format would exceed its memory limit.
+  KernelInfo info;  // info.params: what `make` accepts (checked before it is called)
+  // Builds the format from `a`. Throws InvalidArgument for parameters the
+  // format refuses and spmv::Error (with the reason and a format to use
+  // instead) when the format would exceed its memory limit.
   std::function<std::unique_ptr<FormatKernel<T>>(const FormatSource<T>& a, const KernelParams& params)> make;
 };
 

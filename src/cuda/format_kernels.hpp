@@ -42,21 +42,17 @@ template <class T>
 std::unique_ptr<FormatKernel<T>> make_bro_hyb_ell_coo(const FormatSource<T>& a, const KernelParams& params);
 
 // The padding limit of a kernel's format: parameter max_padding, a whole
-// multiple (>= 1) of the CSR bytes, default 3.
-inline int max_padding_param(const KernelParams& params, const std::string& kernel) {
-  return param_or(params, kernel, "max_padding", static_cast<int>(default_max_padding));
+// multiple of the CSR bytes.
+inline int max_padding_param(const KernelParams& params) {
+  return param_or(params, "max_padding", static_cast<int>(default_max_padding));
 }
 
 // The ELL width K of the hybrid kernels: parameter ell_width (0 puts
 // everything in the COO part), -1 (the Bell-Garland rule) when absent.
-inline index_t ell_width_param(const KernelParams& params, const std::string& kernel) {
-  const auto width = params.find("ell_width");
-  if (width == params.end()) return -1;
-  if (width->second < 0)
-    throw InvalidArgument("kernel '" + kernel + "': ell_width=" + std::to_string(width->second) +
-                          " is not allowed (must be >= 0)");
-  return width->second;
-}
+inline index_t ell_width_param(const KernelParams& params) { return param_or(params, "ell_width", -1); }
+
+// dense-cublas refuses a dense copy above this many MiB unless told more.
+inline constexpr int default_max_dense_mib = 1024;
 
 // Runs build() and adds the seconds it took to `seconds`.
 template <class Build>

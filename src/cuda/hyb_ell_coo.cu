@@ -50,9 +50,9 @@ index_t device_hyb_ell_width(const CsrView<T>& a, index_t ell_width, cudaStream_
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_hyb_ell_coo(const FormatSource<T>& source, const KernelParams& params) {
   const CsrView<T>& a = source.device;
-  const int block_size = param_or(params, "hyb", "block_size", 256, {64, 128, 256, 512, 1024});
-  const int max_padding = max_padding_param(params, "hyb");
-  const index_t width = device_hyb_ell_width(a, ell_width_param(params, "hyb"), source.stream);
+  const int block_size = param_or(params, "block_size", default_block_size);
+  const int max_padding = max_padding_param(params);
+  const index_t width = device_hyb_ell_width(a, ell_width_param(params), source.stream);
   RowSliceLayout beyond_width = device_row_slice_layout(a, width, max_index, source.stream);
   check_hyb_limit<T>(a.rows, width, a.nnz, beyond_width.nnz, max_padding);
   DeviceCoo<T> coo(device_gather_row_slice(a, std::move(beyond_width), true, source.stream), current_gpu_shape());

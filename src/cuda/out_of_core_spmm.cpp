@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/backends.hpp"
+#include "core/kernel_params.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_csr.hpp"
@@ -156,7 +157,7 @@ class OutOfCoreSpmm<T>::Impl {
       throw InvalidArgument("out-of-core SpMM: unknown SpMM kernel '" + name +
                             "' (SpMM kernels: " + list + ")");
     }
-    detail::check_param_names(name, options.params, entry->param_names);
+    detail::check_kernel_params(name, options.params, entry->info.params);
     csr_.emplace(a);
     algorithm_ = entry->make({a, csr_->view()}, options.params);
     description_.backend = Backend::cuda;

@@ -89,10 +89,10 @@ class SellThreadPerRow final : public FormatKernel<T> {
 template <class T>
 std::unique_ptr<FormatKernel<T>> make_sell_thread_per_row(const FormatSource<T>& source, const KernelParams& params) {
   SellOptions options;
-  options.chunk_rows = param_or(params, "sell", "chunk_rows", options.chunk_rows, {8, 16, 32, 64, 128});
-  options.sigma = param_or(params, "sell", "sigma", options.sigma);
-  options.max_padding = max_padding_param(params, "sell");
-  const int block_size = param_or(params, "sell", "block_size", 256, {64, 128, 256, 512, 1024});
+  options.chunk_rows = param_or(params, "chunk_rows", options.chunk_rows);
+  options.sigma = param_or(params, "sigma", options.sigma);
+  options.max_padding = max_padding_param(params);
+  const int block_size = param_or(params, "block_size", default_block_size);
   return std::make_unique<SellThreadPerRow<T>>(build_sell_on_device(source.device, options, source.stream),
                                                block_size, static_cast<int>(options.max_padding));
 }

@@ -47,10 +47,9 @@ struct SpmmSource {
 
 template <class T>
 struct SpmmKernelEntry {
-  KernelInfo info;  // info.spmm_only is true
-  std::vector<std::string> param_names;
-  // Throws InvalidArgument for bad parameter values, FormatLimitError when
-  // the algorithm's format would exceed its padding limit.
+  KernelInfo info;  // info.spmm_only is true; info.params: what `make` accepts (checked before it is called)
+  // Throws FormatLimitError when the algorithm's format would exceed its
+  // padding limit.
   std::function<std::unique_ptr<SpmmAlgorithm<T>>(const SpmmSource<T>&, const KernelParams&)> make;
 };
 

@@ -217,12 +217,9 @@ std::unique_ptr<SpmmAlgorithm<T>> make_spmm_csr_vec(const SpmmSource<T>& source,
   // About eight entries per entry lane (on an H200, 2 lanes beat 4 and 8
   // for the 27-point stencil's 26.5 entries per row: docs/spmm.md).
   const double mean = a.rows ? static_cast<double>(a.nnz()) / a.rows : 0.0;
-  const std::string name = "spmm-csr-vec";
-  return std::make_unique<SpmmCsrVec<T>>(
-      source,
-      param_or(params, name, "entry_lanes", power_of_two_at_most(mean / 8), {1, 2, 4, 8, 16, 32}),
-      param_or(params, name, "columns_per_pass", 8, {4, 8}),
-      param_or(params, name, "block_size", 256, {64, 128, 256, 512, 1024}));
+  return std::make_unique<SpmmCsrVec<T>>(source, param_or(params, "entry_lanes", power_of_two_at_most(mean / 8)),
+                                         param_or(params, "columns_per_pass", 8),
+                                         param_or(params, "block_size", default_block_size));
 }
 template std::unique_ptr<SpmmAlgorithm<float>> make_spmm_csr_vec(const SpmmSource<float>&,
                                                                  const KernelParams&);

@@ -169,15 +169,13 @@ class EllrSpmm final : public SpmmAlgorithm<T> {
 
 template <class T>
 std::unique_ptr<SpmmAlgorithm<T>> make_ellr_spmm(const CsrView<T>& a, const KernelParams& params,
-                                                 const std::string& name, ColumnPasses passes) {
+                                                 ColumnPasses passes) {
   // The paper settles on L* = 4 for Fermi (its Fig. 3); on an H200, 8 was
   // as fast for k = 8 and halves the passes over A for larger k (docs/spmm.md).
-  const int columns_per_pass = passes == ColumnPasses::fastspmm
-                                   ? param_or(params, name, "columns_per_pass", 8, {1, 2, 4, 8})
-                                   : 1;
+  const int columns_per_pass = passes == ColumnPasses::fastspmm ? param_or(params, "columns_per_pass", 8) : 1;
   double build_seconds = 0;
   EllrtBuild<T> built = timed_build(build_seconds, [&] {
-    EllrtBuild<T> on_device = build_ellr_t(a, params, name, nullptr);
+    EllrtBuild<T> on_device = build_ellr_t(a, params, nullptr);
     SPMV_CUDA_CHECK(cudaStreamSynchronize(nullptr));
     return on_device;
   });
@@ -189,12 +187,12 @@ std::unique_ptr<SpmmAlgorithm<T>> make_ellr_spmm(const CsrView<T>& a, const Kern
 template <class T>
 std::unique_ptr<SpmmAlgorithm<T>> make_spmm_fastspmm(const SpmmSource<T>& source,
                                                      const KernelParams& params) {
-  return make_ellr_spmm(source.device, params, "spmm-fastspmm", ColumnPasses::fastspmm);
+  return make_ellr_spmm(source.device, params, ColumnPasses::fastspmm);
 }
 template <class T>
 std::unique_ptr<SpmmAlgorithm<T>> make_spmm_setspmvs(const SpmmSource<T>& source,
                                                      const KernelParams& params) {
-  return make_ellr_spmm(source.device, params, "spmm-setspmvs", ColumnPasses::setspmvs);
+  return make_ellr_spmm(source.device, params, ColumnPasses::setspmvs);
 }
 
 #define SPMV_INSTANTIATE_ELLR_SPMM(T)                                                 \

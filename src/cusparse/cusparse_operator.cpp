@@ -24,6 +24,7 @@
 
 #include "core/backends.hpp"
 #include "core/determinism.hpp"
+#include "core/kernel_params.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/dense_ops.hpp"
 #include "cuda/device_csr.hpp"
@@ -45,21 +46,21 @@ const std::vector<CusparseKernelEntry>& cusparse_registry() {
   static const std::vector<CusparseKernelEntry> registry = {
       {CusparseKernel::csr_alg1,
        {"cusparse-csr-alg1", "csr", Backend::cusparse,
-        "cuSPARSE SpMV, CSR ALG1 with preprocessing", "", true, true}},
+        "cuSPARSE SpMV, CSR ALG1 with preprocessing", {}, true, true}},
       {CusparseKernel::csr_alg2,
        deterministic_kernel({"cusparse-csr-alg2", "csr", Backend::cusparse,
-                             "cuSPARSE SpMV, CSR ALG2 (deterministic)", "", true, true})},
+                             "cuSPARSE SpMV, CSR ALG2 (deterministic)", {}, true, true})},
       {CusparseKernel::coo,
-       {"cusparse-coo", "coo", Backend::cusparse, "cuSPARSE SpMV, COO ALG1", "", true, true}},
+       {"cusparse-coo", "coo", Backend::cusparse, "cuSPARSE SpMV, COO ALG1", {}, true, true}},
       {CusparseKernel::spmm_alg1,
        {"cusparse-spmm-alg1", "csr", Backend::cusparse, "cuSPARSE SpMM, CSR ALG1 (preprocessed)",
-        "", true, true, true}},
+        {}, true, true, true}},
       {CusparseKernel::spmm_alg2,
-       {"cusparse-spmm-alg2", "csr", Backend::cusparse, "cuSPARSE SpMM, CSR ALG2", "", true, true,
+       {"cusparse-spmm-alg2", "csr", Backend::cusparse, "cuSPARSE SpMM, CSR ALG2", {}, true, true,
         true}},
       {CusparseKernel::spmm_alg3,
        deterministic_kernel({"cusparse-spmm-alg3", "csr", Backend::cusparse,
-                             "cuSPARSE SpMM, CSR ALG3 (preprocessed, but not in deterministic mode)", "", true, true, true})},
+                             "cuSPARSE SpMM, CSR ALG3 (preprocessed, but not in deterministic mode)", {}, true, true, true})},
   };
   return registry;
 }
@@ -309,9 +310,11 @@ std::unique_ptr<Operator<T>> make_cusparse_operator(const Csr<T>& a, const PlanO
   const auto start = clock_type::now();
   const std::string name =
       !options.kernel.empty() ? options.kernel : options.deterministic ? "cusparse-csr-alg2" : "cusparse-csr-alg1";
-  check_param_names(name, options.params, {});
-  for (const auto& entry : cusparse_registry())
-    if (entry.info.name == name) return std::make_unique<CusparseOperator<T>>(a, entry, options.deterministic, start);
+  for (const auto& entry : cusparse_registry()) {
+    if (entry.info.name != name) continue;
+    check_kernel_params(name, options.params, entry.info.params);
+    return std::make_unique<CusparseOperator<T>>(a, entry, options.deterministic, start);
+  }
   std::string list;
   for (const auto& entry : cusparse_registry()) list += (list.empty() ? "" : ", ") + entry.info.name;
   throw InvalidArgument("unknown cusparse kernel '" + name + "' (cusparse kernels: " + list + ")");

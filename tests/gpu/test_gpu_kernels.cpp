@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/kernel_params.hpp"
 #include "spmv/error.hpp"
 #include "spmv/io.hpp"
 #include "spmv/operator.hpp"
@@ -247,6 +248,21 @@ TEST(GpuKernels, DescribeReportsTheKernelAndItsBytes) {
   EXPECT_GE(pcsr.device_bytes, pcsr.matrix_bytes + a.nnz() * sizeof(double));
 }
 
+// Every GPU kernel reports only parameters its catalogue row lists, with
+// values the row allows (defaults filled in and forced ones alike).
+TEST(GpuKernels, DescribedParametersAreAllowedByTheKernelsSpecs) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = test::matrix_zoo()[8].matrix;  // banded
+  std::map<std::string, std::vector<KernelParamSpec>> specs;
+  for (const KernelInfo& info : kernel_catalogue()) specs[info.name] = info.params;
+  for (const auto& c : gpu_kernel_cases()) {
+    SCOPED_TRACE(c.describe());
+    const auto op = test::plan_case(a, c);
+    if (!op) continue;
+    EXPECT_NO_THROW(detail::check_kernel_params(c.kernel, op->describe().params, specs.at(c.kernel)));
+  }
+}
+
 TEST(GpuKernels, BadKernelNamesAndParametersAreRefused) {
   SPMV_GPU_TEST_PRELUDE();
   const Csr<double> a = test::matrix_zoo()[8].matrix;
@@ -257,6 +273,19 @@ TEST(GpuKernels, BadKernelNamesAndParametersAreRefused) {
   options.kernel = "csr-vector";
   options.params = {{"threads_per_row", 3}};
   EXPECT_THROW(plan(a, options), InvalidArgument);
+  // Each kernel has its own values: ellr-t takes block_size 32, csr-vector does not.
+  options.params = {{"block_size", 32}};
+  try {
+    plan(a, options);
+    ADD_FAILURE() << "csr-vector accepted block_size=32";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("block_size=32 is not allowed (one of 64, 128, 256, 512, 1024)"),
+              std::string::npos)
+        << e.what();
+  }
+  options.kernel = "ellr-t";
+  EXPECT_EQ(plan(a, options)->describe().params.at("block_size"), 32);
+  options.kernel = "csr-vector";
   options.params = {{"no_such_param", 1}};
   EXPECT_THROW(plan(a, options), InvalidArgument);
   options.backend = Backend::cusparse;

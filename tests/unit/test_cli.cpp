@@ -242,13 +242,15 @@ TEST(CliKernels, ListsTheCpuKernel) {
   const CliRun table = run_cli({"kernels"});
   ASSERT_EQ(table.exit_code, 0);
   EXPECT_NE(table.out.find("cpu-csr"), std::string::npos);
+  EXPECT_NE(table.out.find("\n  threads: 1..; default OpenMP's thread count; "), std::string::npos) << table.out;
   const CliRun run = run_cli({"kernels", "--json"});
   ASSERT_EQ(run.exit_code, 0);
   bool found = false;
   const json listing = json::parse(run.out);
   for (const json& kernel : listing["kernels"])
-    found |=
-        kernel["name"] == "cpu-csr" && kernel["backend"] == "cpu" && kernel["native_spmm"] == true;
+    found |= kernel["name"] == "cpu-csr" && kernel["backend"] == "cpu" && kernel["native_spmm"] == true &&
+             kernel["params"] == json::parse(R"([{"name": "threads", "min": 1, "default": "OpenMP's thread count",
+                                                  "meaning": "threads sharing the rows"}])");
   EXPECT_TRUE(found) << run.out;
 }
 

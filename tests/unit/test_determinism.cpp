@@ -41,10 +41,10 @@ TEST(Determinism, TheCatalogueMarksTheKernelsThatOfferIt) {
 
 TEST(Determinism, ANamedKernelWithoutItIsRefusedWithThoseThatOfferIt) {
   const std::vector<KernelInfo> catalogue = {
-      detail::deterministic_kernel({"ordered", "csr", Backend::cuda, "", ""}),
-      {"atomic", "csr", Backend::cuda, "", ""},
-      detail::deterministic_kernel({"also-ordered", "coo", Backend::cuda, "", ""}),
-      {"elsewhere", "csr", Backend::cpu, "", ""},
+      detail::deterministic_kernel({"ordered", "csr", Backend::cuda, "", {}}),
+      {"atomic", "csr", Backend::cuda, "", {}},
+      detail::deterministic_kernel({"also-ordered", "coo", Backend::cuda, "", {}}),
+      {"elsewhere", "csr", Backend::cpu, "", {}},
   };
   PlanOptions options;
   options.backend = Backend::cuda;

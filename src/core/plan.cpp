@@ -87,7 +87,7 @@ std::string milliseconds(double seconds) {
 template <class T>
 detail::SelectorFeatures describe_matrix(Plan& plan, const Csr<T>& a, const DeviceProperties& device) {
   const auto analysis_start = clock_type::now();
-  const MatrixStats stats = analyse(a, detail::selector_stats_options());
+  const MatrixStats stats = analyse(a, detail::selector_stats_options(a.nnz()));
   plan.analysis_seconds = seconds_since(analysis_start);
   detail::SelectorFeatures features = detail::selector_features(stats, sizeof(T), device);
   for (std::size_t i = 0; i < features.names.size(); ++i)

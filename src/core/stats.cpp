@@ -15,6 +15,11 @@
 namespace spmv {
 namespace {
 
+// Loops over fewer items than this run on the calling thread: waking a team
+// of threads costs tens of microseconds, more than such a loop (the selector
+// analyses matrices of a few thousand entries too).
+constexpr std::int64_t parallel_from = std::int64_t{1} << 16;
+
 // 0 for an empty row, else the k with 2^(k-1) <= length < 2^k.
 std::size_t histogram_bucket(index_t length) {
   return length <= 0 ? 0 : 32 - static_cast<std::size_t>(__builtin_clz(static_cast<unsigned>(length)));
@@ -34,7 +39,8 @@ void fill_row_length_stats(MatrixStats& stats, const Csr<T>& a) {
   index_t shortest = a.row_length(0), longest = shortest;
   std::int64_t squares = 0;  // sum of length^2 <= nnz * longest < 2^62
   std::vector<std::int64_t> long_rows(buckets, 0), rows_of_length(cap + 1, 0);
-#pragma omp parallel reduction(min : shortest) reduction(max : longest) reduction(+ : squares)
+#pragma omp parallel reduction(min : shortest) reduction(max : longest) reduction(+ : squares) \
+    if (a.rows >= parallel_from)
   {
     // Four sets of counts, taken in turn: rows of equal length (the common
     // case) would otherwise wait on each other's increment of one counter.
@@ -144,12 +150,20 @@ class RangeRows {
   std::vector<index_t> first_;  // first_[i]: position of ranges_[i].begin
 };
 
+// The entries in the ranges' rows.
+template <class T>
+std::int64_t entries_in(const Csr<T>& a, const std::vector<RowRange>& ranges) {
+  std::int64_t entries = 0;
+  for (const RowRange& range : ranges) entries += a.row_ptr[range.end] - a.row_ptr[range.begin];
+  return entries;
+}
+
 template <class T>
 void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a, const std::vector<RowRange>& ranges) {
   const RangeRows rows(ranges);
   // Rows are sorted, so a row's first and last entries give its extent.
   index_t lower = 0, upper = 0;
-#pragma omp parallel for reduction(max : lower, upper) schedule(static)
+#pragma omp parallel for reduction(max : lower, upper) schedule(static) if (rows.count() >= parallel_from)
   for (index_t p = 0; p < rows.count(); ++p) {
     const index_t r = rows.row(p);
     if (a.row_ptr[r] == a.row_ptr[r + 1]) continue;
@@ -166,7 +180,7 @@ void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a, const std::vector<
   const std::size_t words = (static_cast<std::size_t>(a.rows) + a.cols + 62) / 64;
   std::vector<std::uint64_t> occupied(words, 0);
   std::int64_t count = 0;
-#pragma omp parallel reduction(+ : count)
+#pragma omp parallel reduction(+ : count) if (entries_in(a, ranges) >= parallel_from)
   {
     const auto threads = static_cast<std::size_t>(omp_get_num_threads());
     const auto thread = static_cast<std::size_t>(omp_get_thread_num());
@@ -249,7 +263,7 @@ BlockDensity block_density(const Csr<T>& a, index_t block_rows, index_t block_co
   const bool power_of_two = (block_cols & (block_cols - 1)) == 0;
   const int shift = __builtin_ctz(static_cast<unsigned>(block_cols));
   std::int64_t occupied = 0, entries = 0;
-#pragma omp parallel reduction(+ : occupied, entries)
+#pragma omp parallel reduction(+ : occupied, entries) if (entries_in(a, ranges) >= parallel_from)
   {
     DistinctKeys<index_t> columns;
 #pragma omp for schedule(dynamic, 64)
@@ -282,7 +296,8 @@ void fill_symmetry(MatrixStats& stats, const Csr<T>& a, const std::vector<RowRan
   if (a.rows != a.cols) return;
   const RangeRows rows(ranges);
   bool pattern = true, values = true;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(&& : pattern, values)
+#pragma omp parallel for schedule(dynamic, 1024) reduction(&& : pattern, values) \
+    if (entries_in(a, ranges) >= parallel_from)
   for (index_t p = 0; p < rows.count(); ++p) {
     if (!pattern) continue;  // another row already failed (seen by this thread)
     const index_t r = rows.row(p);
@@ -321,7 +336,7 @@ std::int64_t count_few_distinct(const Csr<T>& a, const std::vector<RowRange>& ra
   const RangeRows rows(ranges);
   bool too_many = false;
   std::vector<std::uint64_t> keys;  // every thread's set, with repeats across threads
-#pragma omp parallel
+#pragma omp parallel if (entries_in(a, ranges) >= parallel_from)
   {
     DistinctKeys<std::uint64_t> mine;
     mine.clear(limit + 1);
@@ -375,7 +390,8 @@ std::int64_t count_distinct_by_sorting(const std::vector<T>& values) {
     }
   }
   std::int64_t distinct = 0;
-#pragma omp parallel for schedule(dynamic, 16) reduction(+ : distinct)
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : distinct) \
+    if (static_cast<std::int64_t>(values.size()) >= parallel_from)
   for (std::size_t b = 0; b < buckets; ++b) {
     const auto begin = keys.begin() + static_cast<std::ptrdiff_t>(bucket_begin[b]);
     const auto end = keys.begin() + static_cast<std::ptrdiff_t>(bucket_begin[b + 1]);
@@ -440,10 +456,8 @@ MatrixStats analyse(const Csr<T>& a, const StatsOptions& options) {
     throw InvalidArgument("analyse: distinct_value_limit must be 0 or a power of two (got " +
                           std::to_string(options.distinct_value_limit) + ")");
   const std::vector<RowRange> ranges = rows_to_read(a, options.sample_nonzeros);
-  for (const RowRange& range : ranges) {
-    stats.sampled_rows += range.end - range.begin;
-    stats.sampled_nnz += a.row_ptr[range.end] - a.row_ptr[range.begin];
-  }
+  for (const RowRange& range : ranges) stats.sampled_rows += range.end - range.begin;
+  stats.sampled_nnz = entries_in(a, ranges);
   fill_diagonal_stats(stats, a, ranges);
   for (const auto& [block_rows, block_cols] : options.block_sizes)
     stats.block_density.push_back(block_density(a, block_rows, block_cols, ranges));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,9 +18,10 @@ struct SelectorFeatures {
   std::vector<double> values;  // values[i] is the feature names[i]
 };
 
-// What analyse() must measure for the features (the cheap parts only: no
-// symmetry check, distinct values counted up to a limit).
-StatsOptions selector_stats_options();
+// What analyse() must measure for the features of a matrix of `nnz` entries
+// (the cheap parts only: no symmetry check, distinct values counted up to a
+// limit, the structure from a sample whose size grows with the matrix).
+StatsOptions selector_stats_options(std::int64_t nnz);
 
 // Scale-free where possible (ratios, logarithms), so that what is learnt on
 // one matrix size or one GPU carries to another: sizes enter as the product's

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "formats/format_common.hpp"
+#include "select/features.hpp"
 #include "select/format_refusal.hpp"
 #include "select/model.hpp"
 #include "spmv/error.hpp"
@@ -13,6 +14,7 @@
 #include "spmv/gen.hpp"
 #include "spmv/io.hpp"
 #include "spmv/plan.hpp"
+#include "spmv/stats.hpp"
 #include "test_cli_support.hpp"
 #include "test_support.hpp"
 
@@ -208,6 +210,21 @@ TEST(SelectorModel, MalformedModelsAreRefused) {
                                   R"("right":[2,-1,-1],"value":[0,-1,2]})";
   EXPECT_THROW(detail::parse_selector_model(with_tree(bad_feature)), ParseError);
   EXPECT_THROW(detail::parse_selector_model("[]"), ParseError);
+}
+
+// The selector reads a 32nd of the entries (at least 4096, at most 2^18), so
+// that its analysis stays a small share of the upload on matrices of any size.
+TEST(Plan, TheSelectorsSampleGrowsWithTheMatrix) {
+  for (const index_t per_row : {2, 8, 32, 128}) {
+    const Csr<double> a = gen_uniform_random(1 << 15, 1 << 15, per_row, 5);
+    const MatrixStats stats = analyse(a, detail::selector_stats_options(a.nnz()));
+    const std::int64_t budget = std::max<std::int64_t>(a.nnz() / 32, 4096);
+    EXPECT_LE(stats.sampled_nnz, 2 * budget) << per_row;
+    EXPECT_GE(stats.sampled_nnz, budget / 2) << per_row;
+  }
+  const Csr<double> small = gen_uniform_random(300, 300, 10, 5);  // under the floor: read whole
+  EXPECT_EQ(analyse(small, detail::selector_stats_options(small.nnz())).sampled_nnz, small.nnz());
+  EXPECT_EQ(detail::selector_stats_options(std::int64_t{1} << 34).sample_nonzeros, std::int64_t{1} << 18);
 }
 
 TEST(CliPlan, PrintsTheChoiceForADescribedDevice) {

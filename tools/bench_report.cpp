@@ -19,7 +19,7 @@ const KernelMeasurement* best_cusparse(const BenchReport& report) {
   return best;
 }
 
-std::string params_text(const KernelParams& params) {
+std::string values_text(const KernelParams& params) {
   std::string text;
   for (const auto& [name, value] : params)
     text += fmt::format("{}{}={}", text.empty() ? "" : ",", name, value);
@@ -111,7 +111,7 @@ void print_bench_report(const BenchReport& r) {
   if (gpu_columns) fmt::print(" {:>7} {:>10}", "% copy", "vs cuSP.");
   fmt::print(" {:>10}  {}\n", "max error", "status");
   for (const KernelMeasurement& row : r.results) {
-    fmt::print("{:<9} {:<18} {:<22} ", to_string(row.backend), row.kernel, params_text(row.params));
+    fmt::print("{:<9} {:<18} {:<22} ", to_string(row.backend), row.kernel, values_text(row.params));
     if (row.ok())
       fmt::print("{:>10.4f} {:>9.2f} {:>9.2f}", row.median_ms, row.gflops, row.gbs);
     else

@@ -196,10 +196,12 @@ class CusparseOperator final : public StagedOperator<T> {
   void create_descriptors(const Csr<T>& a) {
     SPMV_CUSPARSE_CHECK(cusparseCreate(&handle_));
     if (kind_ == CusparseKernel::coo) {
-      std::vector<index_t> row_idx(a.col_idx.size());
-      for (index_t r = 0; r < a.rows; ++r)
-        std::fill(row_idx.begin() + a.row_ptr[r], row_idx.begin() + a.row_ptr[r + 1], r);
-      coo_rows_ = DeviceBuffer<index_t>(row_idx, "COO row indices");
+      // The row of every entry, expanded from the uploaded row_ptr by cuSPARSE
+      // (as a user of cuSPARSE would): on the host and copied from pageable
+      // memory it cost 5 ns an entry, 4x the CSR upload.
+      coo_rows_ = DeviceBuffer<index_t>(a.col_idx.size(), "COO row indices");
+      SPMV_CUSPARSE_CHECK(cusparseXcsr2coo(handle_, matrix_.row_ptr.data(), a.nnz(), a.rows, coo_rows_.data(),
+                                           CUSPARSE_INDEX_BASE_ZERO));
       SPMV_CUSPARSE_CHECK(cusparseCreateCoo(&descr_, a.rows, a.cols, a.nnz(), coo_rows_.data(),
                                             matrix_.col_idx.data(), matrix_.values.data(),
                                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,

@@ -19,4 +19,4 @@ python3 bench/train_selector.py --spmv "$build_dir/spmv" --shared-matrices "$sha
   --features-cache bench/selector/features.jsonl --jobs "${JOBS:-$(nproc)}" \
   --out src/select/models/sm90.json --judge docs/selector-judgement.md "${results[@]}"
 python3 bench/refit_setup.py --model src/select/models/sm90.json \
-  bench/results/2026-11-24-h100-device-builds/setup-f64.jsonl bench/results/2026-11-24-h100-device-builds/setup-f32.jsonl
+  bench/results/2026-11-26-h100-setup-and-tests/results/setup-f64.jsonl bench/results/2026-11-26-h100-setup-and-tests/results/setup-f32.jsonl

@@ -207,10 +207,12 @@ void validate(const Csr<T>& a) {
     throw InvalidArgument("CSR matrix: array sizes are inconsistent");
   // All row pointers first: with them non-decreasing from 0 to nnz, every
   // entry visited below lies inside col_idx, whatever the arrays hold. Rows
-  // are checked in parallel (a plan validates every matrix it is given); the
-  // error names the first bad row, as a serial check would.
+  // are checked in parallel (a plan validates every matrix it is given), on
+  // one thread below 2^16 rows and entries, where waking the team costs more;
+  // the error names the first bad row, as a serial check would.
+  const bool in_parallel = a.rows + static_cast<std::int64_t>(a.col_idx.size()) >= (std::int64_t{1} << 16);
   index_t first_decrease = a.rows;
-#pragma omp parallel for reduction(min : first_decrease) schedule(static)
+#pragma omp parallel for reduction(min : first_decrease) schedule(static) if (in_parallel)
   for (index_t r = 0; r < a.rows; ++r)
     if (a.row_ptr[r + 1] < a.row_ptr[r]) first_decrease = std::min(first_decrease, r);
   if (first_decrease < a.rows)
@@ -220,7 +222,7 @@ void validate(const Csr<T>& a) {
     return c < 0 || c >= a.cols || (k > a.row_ptr[r] && c <= a.col_idx[k - 1]);
   };
   index_t first_bad_row = a.rows;
-#pragma omp parallel for reduction(min : first_bad_row) schedule(static)
+#pragma omp parallel for reduction(min : first_bad_row) schedule(static) if (in_parallel)
   for (index_t r = 0; r < a.rows; ++r)
     for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
       if (entry_is_bad(r, k)) {

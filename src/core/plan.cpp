@@ -39,6 +39,16 @@ std::vector<KernelInfo> kernel_catalogue() {
   return all;
 }
 
+namespace {
+// The catalogue is fixed for the process: built once for the plans, which
+// consult it on every call (copying its strings cost more than a small
+// matrix's analysis).
+const std::vector<KernelInfo>& built_catalogue() {
+  static const std::vector<KernelInfo> catalogue = kernel_catalogue();
+  return catalogue;
+}
+}  // namespace
+
 bool cuda_available() {
 #ifdef SPMV_HAVE_CUDA
   return detail::cuda_device_present();
@@ -146,7 +156,7 @@ std::string rank_candidates(Plan& plan, const Csr<T>& a, const detail::SelectorF
   const DeviceProperties& device = *plan.device;
   const double roofline_seconds = static_cast<double>(csr_product_bytes(a.rows, a.cols, a.nnz(), sizeof(T))) /
                                   (std::max(device.copy_bandwidth_gbs, 1e-3) * 1e9);
-  const std::vector<KernelInfo> catalogue = kernel_catalogue();
+  const std::vector<KernelInfo>& catalogue = built_catalogue();
   std::string unfamiliar;  // kernels of ours whose training never came near this matrix
   for (const detail::KernelModel& kernel : model.kernels) {
     const KernelInfo* info = find_kernel(catalogue, kernel.backend, kernel.kernel);
@@ -315,7 +325,7 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
   if (options.measured_candidates < 1)
     throw InvalidArgument("measured_candidates must be at least 1 (got " +
                           std::to_string(options.measured_candidates) + ")");
-  detail::check_deterministic_kernel(kernel_catalogue(), options);
+  detail::check_deterministic_kernel(built_catalogue(), options);
   Plan plan;
   plan.options = options;
   plan.value_type = value_type_of<T>();
@@ -327,8 +337,7 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
 
   if (!options.kernel.empty()) {
     plan.tuning = "forced";
-    const std::vector<KernelInfo> catalogue = kernel_catalogue();  // find_kernel points into it
-    const KernelInfo* info = find_kernel(catalogue, options.backend, options.kernel);
+    const KernelInfo* info = find_kernel(built_catalogue(), options.backend, options.kernel);
     if (info) plan.format = info->format;  // else make_operator names the backend's kernels
     plan.reason = "the kernel was named in the options";
     return plan;
@@ -385,7 +394,7 @@ namespace detail {
 template <class T>
 std::unique_ptr<Operator<T>> build_operator(const Plan& plan, const Csr<T>& a) {
   const PlanOptions& options = plan.options;
-  check_deterministic_kernel(kernel_catalogue(), options);  // a plan read back from JSON, too
+  check_deterministic_kernel(built_catalogue(), options);  // a plan read back from JSON, too
 #ifdef SPMV_HAVE_CUDA
   // A cuda or cusparse operator is built on PlanOptions::device and keeps it.
   std::optional<DeviceScope> on_device;

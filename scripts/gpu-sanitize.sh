@@ -43,14 +43,19 @@ ordered=()
 for t in "${first[@]}"; do [[ " ${every[*]} " == *" $t "* ]] && ordered+=("$t"); done
 for t in "${every[@]}"; do [[ " ${first[*]} " == *" $t "* ]] || ordered+=("$t"); done
 
-run_one() {  # TOOL TEST: one log LOG_DIR/TOOL/TEST.log ending in "exit N"
+# The log of TOOL and TEST: LOG_DIR/TOOL/TEST.log, the "/" of a parameterised
+# test's name ("Suite/Fixture.Test/param") made "-".
+log_of() { printf '%s/%s/%s.log' "$LOG_DIR" "$1" "${2//\//-}"; }
+
+run_one() {  # TOOL TEST: one log (log_of) ending in "exit N"
   local tool=$1 test=$2 flags=(--tool "$1")
   case "$tool" in
     memcheck) flags+=(--leak-check full) ;;
     racecheck) flags+=(--kernel-name-exclude kns=cusparse) ;;
   esac
   mkdir -p "$LOG_DIR/$tool"
-  local log="$LOG_DIR/$tool/$test.log" limit=$SANITIZE_TIMEOUT
+  local log limit=$SANITIZE_TIMEOUT
+  log=$(log_of "$tool" "$test")
   if [ -n "${DEADLINE:-}" ]; then
     local left=$((DEADLINE - $(date +%s)))
     if [ $left -le 0 ]; then echo "not started: past the deadline" >"$log"; echo "exit none" >>"$log"; return; fi
@@ -60,7 +65,7 @@ run_one() {  # TOOL TEST: one log LOG_DIR/TOOL/TEST.log ending in "exit N"
     "$TESTS_BINARY" --gtest_filter="$test" >"$log" 2>&1
   echo "exit $?" >>"$log"
 }
-export -f run_one
+export -f run_one log_of
 export LOG_DIR="$log_dir" TESTS_BINARY="$tests_binary"
 
 jobs=${JOBS:-$(($(nproc) > 3 ? $(nproc) - 2 : 1))}
@@ -73,7 +78,13 @@ echo
 echo "== compute-sanitizer over $tests_binary ($(compute-sanitizer --version | tail -1)) =="
 for tool in "${tools[@]}"; do
   passed=0 failed=0 errors=0 warnings=0
-  for log in "$log_dir/$tool"/*.log; do
+  for test in "${ordered[@]}"; do  # every test: one without a log fails, it cannot vanish
+    log=$(log_of "$tool" "$test")
+    if [ ! -f "$log" ]; then
+      failed=$((failed + 1)) status=1
+      echo "  $tool $test: no log (not run)"
+      continue
+    fi
     # memcheck, initcheck, synccheck: "ERROR SUMMARY: N errors"; racecheck: "(N errors, M warnings)".
     e=$(grep -oE 'ERROR SUMMARY: [0-9]+|\([0-9]+ errors' "$log" | grep -oE '[0-9]+' | awk '{s += $1} END {print s + 0}')
     w=$(grep -oE '[0-9]+ warnings\)' "$log" | grep -oE '[0-9]+' | awk '{s += $1} END {print s + 0}')
@@ -87,7 +98,7 @@ for tool in "${tools[@]}"; do
     else
       failed=$((failed + 1)) status=1
       reason=$([ "$code" = 124 ] && echo ' (timed out)'; [ "$code" = none ] && echo ' (not started)'; grep -q '^\[  SKIPPED \]' "$log" && echo ' (skipped)')
-      echo "  $tool $(basename "$log" .log): exit $code$reason, $e errors"
+      echo "  $tool $test: exit $code$reason, $e errors"
     fi
   done
   printf '%-10s %3d tests passed, %3d failed or timed out; errors %d, warnings %d\n' \

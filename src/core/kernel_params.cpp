@@ -36,7 +36,9 @@ namespace detail {
 
 void check_kernel_params(const std::string& kernel, const KernelParams& params,
                          const std::vector<KernelParamSpec>& specs) {
-  for (const auto& [name, value] : params) {
+  for (const auto& given : params) {
+    const std::string& name = given.first;  // not a structured binding: C++17 lambdas cannot capture one
+    const int value = given.second;
     const auto spec =
         std::find_if(specs.begin(), specs.end(), [&](const KernelParamSpec& s) { return s.name == name; });
     if (spec == specs.end()) {

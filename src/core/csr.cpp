@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/csr_assembly.hpp"
+#include "core/parallel_from.hpp"
 #include "spmv/error.hpp"
 #include "spmv/matrix.hpp"
 
@@ -208,9 +209,9 @@ void validate(const Csr<T>& a) {
   // All row pointers first: with them non-decreasing from 0 to nnz, every
   // entry visited below lies inside col_idx, whatever the arrays hold. Rows
   // are checked in parallel (a plan validates every matrix it is given), on
-  // one thread below 2^16 rows and entries, where waking the team costs more;
-  // the error names the first bad row, as a serial check would.
-  const bool in_parallel = a.rows + static_cast<std::int64_t>(a.col_idx.size()) >= (std::int64_t{1} << 16);
+  // one thread for small matrices (parallel_from.hpp); the error names the
+  // first bad row, as a serial check would.
+  const bool in_parallel = a.rows + static_cast<std::int64_t>(a.col_idx.size()) >= detail::parallel_from;
   index_t first_decrease = a.rows;
 #pragma omp parallel for reduction(min : first_decrease) schedule(static) if (in_parallel)
   for (index_t r = 0; r < a.rows; ++r)

@@ -10,15 +10,13 @@
 
 #include <omp.h>
 
+#include "core/parallel_from.hpp"
 #include "spmv/error.hpp"
 
 namespace spmv {
 namespace {
 
-// Loops over fewer items than this run on the calling thread: waking a team
-// of threads costs tens of microseconds, more than such a loop (the selector
-// analyses matrices of a few thousand entries too).
-constexpr std::int64_t parallel_from = std::int64_t{1} << 16;
+using detail::parallel_from;  // loops over fewer items run on the calling thread
 
 // 0 for an empty row, else the k with 2^(k-1) <= length < 2^k.
 std::size_t histogram_bucket(index_t length) {

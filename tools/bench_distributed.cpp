@@ -40,6 +40,9 @@ struct DistributedMeasurement {
   double exchange_ms = 0;  // exchange() alone
   std::vector<double> part_ms;  // multiply_part(p) alone
   std::vector<std::string> part_kernels;
+  bool replayed_graphs = false;  // run() as a replayed CUDA graph
+  std::string graph_refusal;     // why run() was not, if it was to be
+  bool pulled = false;           // the parts read x entries from their owners' memory
   std::vector<std::int64_t> part_nnz;
   ExchangeVolume volume;
 };
@@ -56,6 +59,8 @@ DistributedMeasurement measure(const BenchProblem<T>& problem, Backend backend, 
   options.exchange = d.exchange;
   options.devices = std::move(devices);
   options.overlap = d.overlap;
+  options.replay_graphs = d.replay_graphs;
+  options.pull_from_peers = d.pull_from_peers;
   const Partition partition = spmv::partition(a, d.method, parts);
   const auto op = make_distributed_operator(a, partition, options);
   m.volume = op->volume();
@@ -81,6 +86,9 @@ DistributedMeasurement measure(const BenchProblem<T>& problem, Backend backend, 
   // The vectors stay in the parts from here on, as in an iterative solver.
   op->load_x(problem.input.data());
   m.run_ms = median_ms(problem.settings, [&] { op->run(alpha, T(0)); });
+  m.replayed_graphs = op->replays_graphs();
+  m.graph_refusal = op->graph_refusal();
+  m.pulled = op->pulls_from_peers();
   m.exchange_ms = median_ms(problem.settings, [&] { op->exchange(); });
   for (int p = 0; p < parts; ++p)
     m.part_ms.push_back(median_ms(problem.settings, [&] { op->multiply_part(p, alpha, T(0)); }));
@@ -100,6 +108,9 @@ nlohmann::ordered_json measurement_json_of(const DistributedMeasurement& m) {
           {"max_relative_error", m.max_relative_error},
           {"run_ms", m.run_ms},
           {"exchange_ms", m.exchange_ms},
+          {"replayed_graphs", m.replayed_graphs},
+          {"graph_refusal", m.graph_refusal},
+          {"pulled_from_peers", m.pulled},
           {"part_ms", m.part_ms},
           {"part_kernels", m.part_kernels},
           {"part_nnz", m.part_nnz},
@@ -177,6 +188,13 @@ nlohmann::ordered_json run_typed(BenchReport& report, const Csr<double>& matrix,
   for (const auto* m : {&one, &many})
     if (m->status != "ok") std::printf("FAILED (%d parts): %s\n", int(m->part_ms.size()), m->message.c_str());
   if (many.status != "ok" || one.status != "ok") return {};
+  if (gpu)
+    std::printf("steps %s (one part: %s; %d parts: %s); x entries %s\n",
+                d.replay_graphs ? "captured and replayed as CUDA graphs" : "queued one by one (--no-graphs)",
+                one.replayed_graphs ? "replayed" : "queued", d.parts, many.replayed_graphs ? "replayed" : "queued",
+                many.pulled ? "read from their owners' memory (pull)" : "packed by their owners and copied (push)");
+  for (const auto* m : {&one, &many})
+    if (!m->graph_refusal.empty()) std::printf("capture refused: %s\n", m->graph_refusal.c_str());
   std::printf("%-5s %6s %12s %12s %12s %12s %-28s %12s\n", "part", "device", "non-zeros", "recv KiB", "sent KiB",
               "messages", "kernel(s)", "product ms");
   for (int p = 0; p < d.parts; ++p)
@@ -216,7 +234,7 @@ nlohmann::ordered_json run_typed(BenchReport& report, const Csr<double>& matrix,
                        {"launches", losses.launches_ms}};
   json["limiter"] = losses.limiter();
 
-  // The exchange model, its link measured first: peer copies from the second
+  // The exchange model, its link measured first: messages from the second
   // device to the first, or copies within the one device.
   std::printf("exchange: measured %.4f ms for %.1f KiB received in all", many.exchange_ms,
               many.volume.total_bytes() / 1024.0);
@@ -224,7 +242,7 @@ nlohmann::ordered_json run_typed(BenchReport& report, const Csr<double>& matrix,
   if (gpu) {
     const int first = d.devices.empty() ? 0 : d.devices[0];
     const int second = devices > 1 ? d.devices[1] : first;
-    link = measure_exchange_link(second, first);
+    link = measure_exchange_link(second, first, d.replay_graphs, d.pull_from_peers);
     const bool on_links = devices > 1 && devices == d.parts;
     const double model_ms = 1e3 * (on_links ? predicted_exchange_seconds_on_links(many.volume, *link)
                                             : predicted_exchange_seconds_on_one_device(many.volume, *link));
@@ -279,6 +297,8 @@ nlohmann::ordered_json run_distributed_bench(BenchReport& report, const Csr<doub
   json["partition"] = to_string(settings.method);
   json["exchange"] = to_string(settings.exchange);
   json["overlap"] = settings.overlap;
+  json["replay_graphs"] = settings.replay_graphs;
+  json["pull_from_peers"] = settings.pull_from_peers;
   json["device_ordinals"] = settings.devices;
   json["distributed"] = distributed;
   return json;

@@ -19,7 +19,9 @@ struct DistributedBenchSettings {
   // The GPUs of the parts (part p on devices[p % size]); empty: every part
   // on one device (or the host).
   std::vector<int> devices;
-  bool overlap = true;  // DistributedOptions::overlap
+  bool overlap = true;        // DistributedOptions::overlap
+  bool replay_graphs = true;  // DistributedOptions::replay_graphs
+  bool pull_from_peers = true;  // DistributedOptions::pull_from_peers
   // Each part's link for the model's multi-GPU prediction (GB/s each way);
   // empty: that prediction is not made.
   std::optional<double> link_gbs;

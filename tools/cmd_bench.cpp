@@ -55,6 +55,8 @@ struct BenchOptions {
   double link_gbs = 0;  // 0: no multi-GPU prediction
   int gpus = 0;         // 0: every part on one device
   bool no_overlap = false;
+  bool no_graphs = false;
+  bool push = false;
   int copies = 1;
 };
 
@@ -158,8 +160,9 @@ int run_bench(const BenchOptions& o) {
   if (distributed_run && (o.k > 1 || o.transposed || o.out_of_core || o.with_cpu || o.kernels != "all"))
     throw InvalidArgument("bench: --parts and --gpus time the distributed SpMV: they take no --k, --transposed, "
                           "--out-of-core, --with-cpu or --kernels (each part's plan chooses its kernel)");
-  if (!distributed_run && (!o.partition.empty() || !o.exchange.empty() || o.no_overlap || o.link_gbs > 0))
-    throw InvalidArgument("bench: --partition, --exchange, --no-overlap and --link-gbs go with --parts or --gpus");
+  if (!distributed_run && (!o.partition.empty() || !o.exchange.empty() || o.no_overlap || o.no_graphs || o.push || o.link_gbs > 0))
+    throw InvalidArgument(
+        "bench: --partition, --exchange, --no-overlap, --no-graphs, --push and --link-gbs go with --parts or --gpus");
   if (o.gpus > 0 && report.backend != Backend::cuda && report.backend != Backend::cusparse)
     throw InvalidArgument("bench: --gpus needs --backend cuda or cusparse (or auto on a GPU machine)");
   Csr<double> a;
@@ -186,6 +189,8 @@ int run_bench(const BenchOptions& o) {
     distributed.parts = o.parts > 0 ? o.parts : o.gpus;
     for (int device = 0; device < o.gpus; ++device) distributed.devices.push_back(device);
     distributed.overlap = !o.no_overlap;
+    distributed.replay_graphs = !o.no_graphs;
+    distributed.pull_from_peers = !o.push;
     distributed.method = partition_method_from_string(o.partition.empty() ? "nnz" : o.partition);
     distributed.exchange = exchange_from_string(o.exchange.empty() ? "halo" : o.exchange);
     if (o.link_gbs > 0) distributed.link_gbs = o.link_gbs;
@@ -300,6 +305,13 @@ Command add_bench_command(CLI::App& app) {
   c->add_flag("--no-overlap", o->no_overlap,
               "with --parts or --gpus: every part's products wait for the exchange (no local product while the "
               "ghosts travel)");
+  c->add_flag("--no-graphs", o->no_graphs,
+              "with --parts or --gpus on a GPU: queue every step's kernels, copies and events one by one instead of "
+              "replaying them as one captured CUDA graph");
+  c->add_flag("--push", o->push,
+              "with --parts or --gpus on a GPU: each part packs the x entries it sends and the receiver copies the "
+              "pack, instead of reading them from their owner's memory (what a pair of GPUs without peer access "
+              "does)");
   c->add_option("--link-gbs", o->link_gbs,
                 "with --parts or --gpus: each device's link bandwidth (GB/s each way) for the predicted time on P "
                 "devices")

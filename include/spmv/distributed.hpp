@@ -151,9 +151,12 @@ ExchangeVolume exchange_volume(const std::vector<PartMatrices<T>>& parts, Exchan
 // A link that x entries cross: from one device to another (a peer copy) or
 // within one device (a device copy), as measured by measure_exchange_link.
 struct ExchangeLink {
-  double bandwidth_gbs = 0;    // bytes copied per second / 1e9, large copies
-  // One small message through the exchange's steps: packed on the sender,
-  // an event, the copy on the receiver's stream, waited for.
+  // Bytes moved per second / 1e9 by a 64 MiB message: the receiver's gather
+  // from the sender's memory (pull) or a copy (push).
+  double bandwidth_gbs = 0;
+  // One small message through the exchange's steps, waited for: the
+  // receiver's gather (pull), or packed on the sender, an event, the copy on
+  // the receiver's stream (push).
   double latency_seconds = 0;
 };
 
@@ -170,10 +173,13 @@ double predicted_exchange_seconds_on_one_device(const ExchangeVolume& volume, co
 
 // Times messages from device `from_device` to `to_device` (the same one: a
 // device copy) with peer access enabled where the pair allows it: the median
-// of small messages for the latency, of 64 MiB copies for the bandwidth.
-// Throws Unavailable in a build without CUDA, InvalidArgument for an ordinal
-// that is not a device of this machine.
-ExchangeLink measure_exchange_link(int from_device, int to_device);
+// of small messages for the latency, of 64 MiB ones for the bandwidth.
+// Each message is sent as the operator's exchange() sends it with
+// DistributedOptions::replay_graphs (a replayed graph, or its steps queued
+// one by one) and pull_from_peers. Throws Unavailable in a build without
+// CUDA, InvalidArgument for an ordinal that is not a device of this machine.
+ExchangeLink measure_exchange_link(int from_device, int to_device, bool replay_graphs = true,
+                                   bool pull_from_peers = true);
 
 struct DistributedOptions {
   // Options of every part's plan: backend (cpu, reference, cuda, cusparse),
@@ -190,6 +196,17 @@ struct DistributedOptions {
   // way (halo on devices); false: every product waits for the exchange (the
   // paper's scheme, to measure what the overlap gains).
   bool overlap = true;
+  // Devices: run(), exchange() and multiply_part() are captured into a CUDA
+  // graph on their second call with the same scalars and replayed after: one
+  // launch instead of a host call per kernel, copy and event. Steps that
+  // cannot be captured are queued one by one, as with false.
+  bool replay_graphs = true;
+  // Devices: each part reads the x entries it needs straight from their
+  // owners' memory (a gather kernel over peer access; parts on one device
+  // always can), and each device's steps wait for no other device. false, or
+  // a pair of devices without peer access: each owner packs the entries it
+  // sends and the receiver copies the pack after an event.
+  bool pull_from_peers = true;
 };
 
 template <class T>
@@ -232,6 +249,15 @@ class DistributedOperator {
   // Each part's operators: allgather one (its row block), halo the local
   // block's then the remote block's (absent when the part has no ghosts).
   virtual std::vector<std::vector<OperatorDescription>> describe_parts() const = 0;
+  // Whether the last step ran as a replayed CUDA graph
+  // (DistributedOptions::replay_graphs; false on the host).
+  virtual bool replays_graphs() const { return false; }
+  // Why the last step's capture was refused (a step that a CUDA graph cannot
+  // hold: it is queued one by one); empty when it was not.
+  virtual std::string graph_refusal() const { return {}; }
+  // Whether the parts read their x entries from the owners' memory
+  // (DistributedOptions::pull_from_peers and peer access; false on the host).
+  virtual bool pulls_from_peers() const { return false; }
 
  protected:
   DistributedOperator(index_t rows, index_t cols, Partition partition, Exchange exchange, ExchangeVolume volume)

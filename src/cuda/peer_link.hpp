@@ -10,7 +10,10 @@ namespace spmv::detail {
 // (NVLink or PCIe peer-to-peer); elsewhere peer copies go through the host.
 // Enabling twice is harmless.
 void enable_peer_access(int device, int peer);
+// Whether kernels on `device` can read `peer`'s memory (the same device, or
+// peer access): the distributed operator's parts then pull their ghosts.
+bool reads_peer_memory(int device, int peer);
 
-ExchangeLink measure_device_link(int from_device, int to_device);
+ExchangeLink measure_device_link(int from_device, int to_device, bool replay_graphs, bool pull_from_peers);
 
 }  // namespace spmv::detail

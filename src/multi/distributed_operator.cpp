@@ -143,6 +143,9 @@ class ReorderedDistributedOperator final : public DistributedOperator<T> {
   void multiply_part(int part, T alpha, T beta) override { blocks_->multiply_part(part, alpha, beta); }
   void run(T alpha, T beta) override { blocks_->run(alpha, beta); }
   std::vector<std::vector<OperatorDescription>> describe_parts() const override { return blocks_->describe_parts(); }
+  bool replays_graphs() const override { return blocks_->replays_graphs(); }
+  std::string graph_refusal() const override { return blocks_->graph_refusal(); }
+  bool pulls_from_peers() const override { return blocks_->pulls_from_peers(); }
 
  private:
   const T* gathered(const T* vector) {
@@ -192,12 +195,14 @@ std::unique_ptr<DistributedOperator<T>> make_distributed_operator(const Csr<T>& 
       partition, make_row_block_operator(a.rows, a.cols, row_blocks, std::move(parts), options));
 }
 
-ExchangeLink measure_exchange_link(int from_device, int to_device) {
+ExchangeLink measure_exchange_link(int from_device, int to_device, bool replay_graphs, bool pull_from_peers) {
 #ifdef SPMV_HAVE_CUDA
-  return detail::measure_device_link(from_device, to_device);
+  return detail::measure_device_link(from_device, to_device, replay_graphs, pull_from_peers);
 #else
   (void)from_device;
   (void)to_device;
+  (void)replay_graphs;
+  (void)pull_from_peers;
   throw Unavailable("measure_exchange_link needs CUDA devices: this build was configured without CUDA");
 #endif
 }

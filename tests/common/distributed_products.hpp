@@ -28,13 +28,24 @@ void check_distributed_products(const Csr<double>& matrix, const std::string& na
   y = y0;
   op->apply(x.data(), y.data(), T(-0.5), T(2));
   EXPECT_TRUE(matches_reference_spmv(a, x, y0, T(-0.5), T(2), y));
-  // The steps one at a time give the same result as run().
-  std::vector<T> stepped(a.rows, T(0));
-  op->load_x(x.data());
-  op->exchange();
-  for (int p = 0; p < parts; ++p) op->multiply_part(p, T(1), T(0));
-  op->store_y(stepped.data());
-  EXPECT_TRUE(matches_reference_spmv(a, x, {}, T(1), T(0), stepped));
+  // Again with other x: from its second call with the same scalars a device
+  // operator replays its steps as a captured graph.
+  for (std::uint64_t round = 0; round < 2; ++round) {
+    const auto other_x = random_vector<T>(a.cols, 30 + round);
+    y = y0;
+    op->apply(other_x.data(), y.data(), T(-0.5), T(2));
+    EXPECT_TRUE(matches_reference_spmv(a, other_x, y0, T(-0.5), T(2), y)) << "repeated product " << round;
+  }
+  // The steps one at a time give the same result as run(), also repeated.
+  for (std::uint64_t round = 0; round < 2; ++round) {
+    const auto stepped_x = random_vector<T>(a.cols, 40 + round);
+    std::vector<T> stepped(a.rows, T(0));
+    op->load_x(stepped_x.data());
+    op->exchange();
+    for (int p = 0; p < parts; ++p) op->multiply_part(p, T(1), T(0));
+    op->store_y(stepped.data());
+    EXPECT_TRUE(matches_reference_spmv(a, stepped_x, {}, T(1), T(0), stepped)) << "steps, round " << round;
+  }
 }
 
 }  // namespace spmv::test

@@ -3,7 +3,8 @@
 // the graph partition (its parts' vectors in P's order on the device), halo
 // and all-gather, cuda and cusparse parts, f32 and f64, against the
 // reference on the zoo and a few real matrices; and parts spread over every
-// GPU of the machine (peer copies), with and without the overlap.
+// GPU of the machine (peer copies), with and without the overlap; repeated
+// runs replayed as a captured graph.
 #include <gtest/gtest.h>
 
 #ifdef SPMV_HAVE_CUDA
@@ -74,10 +75,44 @@ TEST(GpuDistributed, PartsOnEveryDevice) {
         for (int parts = 1; parts <= std::max(4, devices); ++parts) {
           options.exchange = exchange;
           options.overlap = overlap;
-          SCOPED_TRACE(std::to_string(devices) + " devices, overlap " + (overlap ? "on" : "off"));
+          options.pull_from_peers = !overlap;  // both ways of moving x, each with and without the overlap
+          SCOPED_TRACE(std::to_string(devices) + " devices, overlap " + (overlap ? "on" : "off") +
+                       (options.pull_from_peers ? ", pull" : ", push"));
           test::check_distributed_products<double>(m.matrix, m.name, PartitionMethod::nonzeros, parts, options);
           test::check_distributed_products<float>(m.matrix, m.name, PartitionMethod::rows, parts, options);
         }
+}
+
+// run() replays its captured graph from the second call on (or queues its
+// steps one by one when told not to), with the same results.
+TEST(GpuDistributed, RepeatedRunsReplayACapturedGraph) {
+  SPMV_GPU_TEST_PRELUDE();
+  int devices = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&devices), cudaSuccess);
+  const Csr<double> a = generate(parse_generator_spec("stencil27:n=24"));
+  const auto x = test::random_vector<double>(a.cols, 5);
+  for (const bool replay : {true, false})
+    for (const bool pull : {true, false})
+      for (const Exchange exchange : {Exchange::halo, Exchange::allgather}) {
+        SCOPED_TRACE(std::string(replay ? "replayed" : "queued") + (pull ? " / pull / " : " / push / ") +
+                     to_string(exchange));
+        DistributedOptions options;
+        options.part_options.backend = Backend::cuda;
+        options.exchange = exchange;
+        options.replay_graphs = replay;
+        options.pull_from_peers = pull;
+        for (int device = 0; device < devices; ++device) options.devices.push_back(device);
+        const auto op = make_distributed_operator(a, partition_nonzeros(a, 3), options);
+        op->load_x(x.data());
+        for (int round = 0; round < 3; ++round) {
+          op->run(2.0, 0.0);
+          std::vector<double> y(a.rows);
+          op->store_y(y.data());
+          EXPECT_TRUE(test::matches_reference_spmv(a, x, {}, 2.0, 0.0, y)) << "round " << round;
+          EXPECT_EQ(op->replays_graphs(), replay && round > 0) << "round " << round << ": " << op->graph_refusal();
+          EXPECT_EQ(op->pulls_from_peers(), pull);  // every pair of GPUs lent so far has peer access
+        }
+      }
 }
 #endif
 

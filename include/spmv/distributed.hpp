@@ -233,6 +233,15 @@ class DistributedOperator {
     store_y(y);
   }
 
+  // y = alpha A^T x + beta y on global host vectors in the caller's order:
+  // x of rows() entries, y of cols() (beta == 0: y is not read). Each part
+  // multiplies its rows' entries of x by its blocks' transposes; what its
+  // remote block gives for other parts' columns goes back to their owners
+  // and is added there (the halo exchange reversed; all-gather: the parts'
+  // full-length products are summed on the host). Uses vectors of its own:
+  // the parts' x and y of the steps below keep their values.
+  void apply_transposed(const T* x, T* y, T alpha = T(1), T beta = T(0)) { transposed_product(x, y, alpha, beta); }
+
   // The steps, on vectors resident in the parts (what a solver iterates and
   // what the benchmark times). Each returns once its work has completed.
   // The global vectors are in the caller's order; under a row order the
@@ -262,6 +271,7 @@ class DistributedOperator {
  protected:
   DistributedOperator(index_t rows, index_t cols, Partition partition, Exchange exchange, ExchangeVolume volume)
       : rows_(rows), cols_(cols), partition_(std::move(partition)), exchange_(exchange), volume_(std::move(volume)) {}
+  virtual void transposed_product(const T* x, T* y, T alpha, T beta) = 0;
 
  private:
   index_t rows_;

@@ -65,11 +65,19 @@ struct DevicePart {
   DeviceBuffer<T> remote_y;           // halo: the remote product on those rows
   // pull: each ghost's entry in its owner's x slice
   DeviceBuffer<index_t> ghost_sources;
-  // push: every send list, concatenated, the packed entries in the same order,
-  // and where each HaloSend starts in both
+  // Every send list, concatenated, a buffer of their entries in the same
+  // order, and where each HaloSend starts in both: push packs x there; the
+  // transposed product receives the ghosts' shares there.
   DeviceBuffer<index_t> send_columns;
   DeviceBuffer<T> send_buffer;
   std::vector<index_t> send_offsets;
+  // The transposed product's vectors, made by its first call: the part's
+  // rows of x, its columns of y (all-gather: all of them), its remote rows
+  // of x and its ghosts' shares.
+  struct TransposedVectors {
+    DeviceBuffer<T> x, y, remote_x, ghost_y;
+  };
+  std::unique_ptr<TransposedVectors> transposed;
 
   DevicePart(int device_, const std::vector<PartMatrices<T>>& layout, int p, index_t cols, bool pull,
              const DistributedOptions& options)
@@ -89,15 +97,14 @@ struct DevicePart {
         std::copy(columns.begin(), columns.end(), sources.begin() + receive.offset);
       }
       ghost_sources = DeviceBuffer<index_t>(sources, "distributed part ghost sources");
-    } else {
-      std::vector<index_t> columns;
-      for (const HaloSend& send : part.sends) {
-        send_offsets.push_back(static_cast<index_t>(columns.size()));
-        columns.insert(columns.end(), send.local_columns.begin(), send.local_columns.end());
-      }
-      send_columns = DeviceBuffer<index_t>(columns, "distributed part send lists");
-      send_buffer = DeviceBuffer<T>(columns.size(), "distributed part send buffer");
     }
+    std::vector<index_t> columns;
+    for (const HaloSend& send : part.sends) {
+      send_offsets.push_back(static_cast<index_t>(columns.size()));
+      columns.insert(columns.end(), send.local_columns.begin(), send.local_columns.end());
+    }
+    send_columns = DeviceBuffer<index_t>(columns, "distributed part send lists");
+    send_buffer = DeviceBuffer<T>(columns.size(), "distributed part send buffer");
     PlanOptions part_options = options.part_options;
     part_options.device = device;
     part_options.stream = compute.get();
@@ -214,7 +221,101 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
     return descriptions;
   }
 
+ protected:
+  // Queued one by one (no graph): every part multiplies its rows of x by its
+  // blocks' transposes (the remote one on the exchange stream, on the rows
+  // that read ghosts); then each owner copies the shares of its columns from
+  // the parts that hold them as ghosts and adds them into its y, one sender
+  // after the other on its compute stream. All-gather: the full-length
+  // products are summed on the host.
+  void transposed_product(const T* x, T* y, T alpha, T beta) override {
+    const bool allgather = this->exchange_kind() == Exchange::allgather;
+    for (int p = 0; p < this->parts(); ++p) {
+      DevicePart<T>& part = *parts_[p];
+      const PartMatrices<T>& layout = layout_[p];
+      const DeviceScope on_device(part.device);
+      if (!part.transposed) part.transposed = make_transposed_vectors(layout);
+      typename DevicePart<T>::TransposedVectors& v = *part.transposed;
+      upload_slice(p, v.x.data(), x + layout.row_begin, layout.row_end - layout.row_begin);
+      if (!allgather && beta != T(0))
+        upload_slice(p, v.y.data(), y + layout.column_begin, layout.column_end - layout.column_begin);
+      if (allgather) {
+        part.ops.block->apply_transposed(v.x.data(), v.y.data(), T(1), T(0));
+        continue;
+      }
+      part.ops.local->apply_transposed(v.x.data(), v.y.data(), alpha, beta);
+      if (!part.ops.remote) continue;
+      gather_rows(part.remote_rows.data(), static_cast<index_t>(part.remote_rows.size()), 1, Layout::row_major,
+                  v.x.data(), v.remote_x.data(), part.compute.get());
+      SPMV_CUDA_CHECK(cudaEventRecord(part.x_ready.get(), part.compute.get()));
+      SPMV_CUDA_CHECK(cudaStreamWaitEvent(part.exchange.get(), part.x_ready.get(), 0));
+      part.ops.remote->apply_transposed(v.remote_x.data(), v.ghost_y.data(), T(1), T(0));
+    }
+    synchronize_every_stream();
+    if (allgather) {
+      sum_full_products(y, alpha, beta);
+      return;
+    }
+    for (int o = 0; o < this->parts(); ++o) {
+      DevicePart<T>& owner = *parts_[o];
+      const DeviceScope on_device(owner.device);
+      const cudaStream_t stream = owner.compute.get();
+      for (std::size_t s = 0; s < layout_[o].sends.size(); ++s) {
+        const int holder = layout_[o].sends[s].to;
+        const index_t count = static_cast<index_t>(layout_[o].sends[s].local_columns.size());
+        T* shares = owner.send_buffer.data() + owner.send_offsets[s];
+        copy_between(shares, parts_[holder]->transposed->ghost_y.data() + receive_offset(holder, o), count, stream);
+        scatter_rows(owner.send_columns.data() + owner.send_offsets[s], count, 1, Layout::row_major, shares,
+                     owner.transposed->y.data(), alpha, T(1), stream);
+      }
+      const index_t columns = layout_[o].column_end - layout_[o].column_begin;
+      if (columns > 0)
+        SPMV_CUDA_CHECK(cudaMemcpyAsync(y + layout_[o].column_begin, owner.transposed->y.data(),
+                                        static_cast<std::size_t>(columns) * sizeof(T), cudaMemcpyDeviceToHost, stream));
+      owner.compute.synchronize();
+    }
+  }
+
  private:
+  std::unique_ptr<typename DevicePart<T>::TransposedVectors> make_transposed_vectors(
+      const PartMatrices<T>& layout) const {
+    auto v = std::make_unique<typename DevicePart<T>::TransposedVectors>();
+    const bool allgather = this->exchange_kind() == Exchange::allgather;
+    v->x = DeviceBuffer<T>(layout.row_end - layout.row_begin, "distributed transposed x");
+    v->y = DeviceBuffer<T>(allgather ? this->cols() : layout.column_end - layout.column_begin,
+                           "distributed transposed y");
+    v->remote_x = DeviceBuffer<T>(layout.remote_rows.size(), "distributed transposed remote x");
+    v->ghost_y = DeviceBuffer<T>(layout.ghost_columns.size(), "distributed transposed ghost shares");
+    return v;
+  }
+
+  // y = alpha (the sum of every part's full-length transposed product) + beta y.
+  void sum_full_products(T* y, T alpha, T beta) {
+    std::vector<T> sum(static_cast<std::size_t>(this->cols()), T(0)), product(sum.size());
+    for (auto& part : parts_) {
+      const DeviceScope on_device(part->device);
+      part->transposed->y.download(product.data(), product.size());
+      for (std::size_t j = 0; j < sum.size(); ++j) sum[j] += product[j];
+    }
+    for (std::size_t j = 0; j < sum.size(); ++j) y[j] = alpha * sum[j] + (beta == T(0) ? T(0) : beta * y[j]);
+  }
+
+  void synchronize_every_stream() const {
+    for (const auto& part : parts_) {
+      const DeviceScope on_device(part->device);
+      part->compute.synchronize();
+      part->exchange.synchronize();
+    }
+  }
+
+  // Where the ghosts that `receiver` holds of `owner`'s columns start.
+  index_t receive_offset(int receiver, int owner) const {
+    for (const HaloReceive& receive : layout_[receiver].receives)
+      if (receive.from == owner) return receive.offset;
+    throw InvalidArgument("internal: part " + std::to_string(receiver) + " receives nothing from part " +
+                          std::to_string(owner));
+  }
+
   enum Step { run_step, exchange_step, part_step };
 
   // The parts whose steps one graph holds, and their streams (part i of the

@@ -20,6 +20,16 @@ ReplayedSteps::~ReplayedSteps() {
 }
 
 void ReplayedSteps::launch(const Key& key, std::size_t origin, const std::function<void()>& queue) {
+  // Scalars that change from call to call (a solver's step lengths) would
+  // add a slot each and never repeat: beyond a few keys, queue directly.
+  constexpr std::size_t most_keys = 16;
+  if (!slots_.count(key) && slots_.size() >= most_keys) {
+    last_replayed_ = false;
+    last_refusal_.clear();
+    last_origin_ = origin;
+    queue();
+    return;
+  }
   Slot& slot = slots_[key];
   if (replay_ && !slot.direct_only && !slot.graph && slot.runs > 0) {
     slot.graph = capture(origin, queue, slot.refusal);

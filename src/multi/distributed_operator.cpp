@@ -100,6 +100,41 @@ class HostDistributedOperator final : public DistributedOperator<T> {
     return descriptions;
   }
 
+ protected:
+  void transposed_product(const T* x, T* y, T alpha, T beta) override {
+    const int count = this->parts();
+    if (this->exchange_kind() == Exchange::allgather) {
+      std::vector<T> sum(static_cast<std::size_t>(this->cols()), T(0)), product(sum.size());
+      for (int p = 0; p < count; ++p) {
+        parts_[p].ops.block->apply_transposed(x + layout_[p].row_begin, product.data(), T(1), T(0));
+        for (std::size_t j = 0; j < sum.size(); ++j) sum[j] += product[j];
+      }
+      for (std::size_t j = 0; j < sum.size(); ++j) y[j] = alpha * sum[j] + (beta == T(0) ? T(0) : beta * y[j]);
+      return;
+    }
+    // Each part's own columns of y from its local block; its ghosts' share
+    // from its remote block, on the rows that read ghosts.
+    std::vector<std::vector<T>> ghost_products(count);
+    for (int p = 0; p < count; ++p) {
+      const PartMatrices<T>& part = layout_[p];
+      const T* rows_of_x = x + part.row_begin;
+      parts_[p].ops.local->apply_transposed(rows_of_x, y + part.column_begin, alpha, beta);
+      if (!parts_[p].ops.remote) continue;
+      std::vector<T> remote_x(part.remote_rows.size());
+      for (std::size_t i = 0; i < remote_x.size(); ++i) remote_x[i] = rows_of_x[part.remote_rows[i]];
+      ghost_products[p].resize(part.ghost_columns.size());
+      parts_[p].ops.remote->apply_transposed(remote_x.data(), ghost_products[p].data(), T(1), T(0));
+    }
+    // Each ghost's share added into its owner's entry of y.
+    for (int p = 0; p < count; ++p)
+      for (const HaloReceive& receive : layout_[p].receives) {
+        const PartMatrices<T>& owner = layout_[receive.from];
+        const std::vector<index_t>& columns = owner.sends[send_index(receive.from, p)].local_columns;
+        for (std::size_t i = 0; i < columns.size(); ++i)
+          y[owner.column_begin + columns[i]] += alpha * ghost_products[p][receive.offset + i];
+      }
+  }
+
  private:
   struct HostPart {
     detail::PartOperators<T> ops;
@@ -146,6 +181,17 @@ class ReorderedDistributedOperator final : public DistributedOperator<T> {
   bool replays_graphs() const override { return blocks_->replays_graphs(); }
   std::string graph_refusal() const override { return blocks_->graph_refusal(); }
   bool pulls_from_peers() const override { return blocks_->pulls_from_peers(); }
+
+ protected:
+  // A^T of P A P^T is P A^T P^T: x and y go through P's order as in apply.
+  void transposed_product(const T* x, T* y, T alpha, T beta) override {
+    const std::vector<index_t>& order = this->partition().row_order;
+    std::vector<T> reordered_y(order.size());
+    if (beta != T(0))
+      for (std::size_t i = 0; i < order.size(); ++i) reordered_y[i] = y[order[i]];
+    blocks_->apply_transposed(gathered(x), reordered_y.data(), alpha, beta);
+    for (std::size_t i = 0; i < order.size(); ++i) y[order[i]] = reordered_y[i];
+  }
 
  private:
   const T* gathered(const T* vector) {

@@ -1,6 +1,7 @@
-// Shared by the host and GPU tests of the distributed operator: products of
-// a distributed operator over P parts against the reference, with
-// y = NaN for beta == 0 (must not be read) and with alpha and beta.
+// Shared by the host and GPU tests of the distributed operator: products and
+// transposed products of a distributed operator over P parts against the
+// reference, with y = NaN for beta == 0 (must not be read) and with alpha
+// and beta.
 #pragma once
 
 #include <limits>
@@ -36,6 +37,17 @@ void check_distributed_products(const Csr<double>& matrix, const std::string& na
     op->apply(other_x.data(), y.data(), T(-0.5), T(2));
     EXPECT_TRUE(matches_reference_spmv(a, other_x, y0, T(-0.5), T(2), y)) << "repeated product " << round;
   }
+  // The transposed product (x of rows entries, y of cols), with y = NaN for
+  // beta == 0 and with alpha and beta; the forward products after it are
+  // unchanged (it keeps vectors of its own).
+  const auto xt = random_vector<T>(a.rows, 23);
+  const auto yt0 = random_vector<T>(a.cols, 24);
+  std::vector<T> yt(a.cols, std::numeric_limits<T>::quiet_NaN());
+  op->apply_transposed(xt.data(), yt.data());
+  EXPECT_TRUE(matches_reference_spmv_transposed(a, xt, {}, T(1), T(0), yt)) << "transposed";
+  yt = yt0;
+  op->apply_transposed(xt.data(), yt.data(), T(-0.5), T(2));
+  EXPECT_TRUE(matches_reference_spmv_transposed(a, xt, yt0, T(-0.5), T(2), yt)) << "transposed, alpha and beta";
   // The steps one at a time give the same result as run(), also repeated.
   for (std::uint64_t round = 0; round < 2; ++round) {
     const auto stepped_x = random_vector<T>(a.cols, 40 + round);

@@ -112,6 +112,17 @@ TEST(GpuDistributed, RepeatedRunsReplayACapturedGraph) {
           EXPECT_EQ(op->replays_graphs(), replay && round > 0) << "round " << round << ": " << op->graph_refusal();
           EXPECT_EQ(op->pulls_from_peers(), pull);  // every pair of GPUs lent so far has peer access
         }
+        // A new alpha each call (as a solver's step length): each is right,
+        // and the steps captured for alpha = 2 are still replayed after.
+        for (int call = 0; call < 20; ++call) {
+          const double alpha = 0.5 + call;
+          op->run(alpha, 0.0);
+          std::vector<double> y(a.rows);
+          op->store_y(y.data());
+          EXPECT_TRUE(test::matches_reference_spmv(a, x, {}, alpha, 0.0, y)) << "alpha " << alpha;
+        }
+        op->run(2.0, 0.0);
+        EXPECT_EQ(op->replays_graphs(), replay);
       }
 }
 #endif

@@ -244,8 +244,10 @@ nlohmann::ordered_json run_typed(BenchReport& report, const Csr<double>& matrix,
     const int second = devices > 1 ? d.devices[1] : first;
     link = measure_exchange_link(second, first, d.replay_graphs, d.pull_from_peers);
     const bool on_links = devices > 1 && devices == d.parts;
-    const double model_ms = 1e3 * (on_links ? predicted_exchange_seconds_on_links(many.volume, *link)
-                                            : predicted_exchange_seconds_on_one_device(many.volume, *link));
+    const double model_ms =
+        1e3 * (on_links ? predicted_exchange_seconds_on_links(many.volume, *link)
+                        : predicted_exchange_seconds_on_one_device(many.volume, *link, many.replayed_graphs,
+                                                                   !many.pulled));
     std::printf("; model %.4f ms (%s, link measured: %.1f GB/s, %.2f us a message; measured/model %.2f)", model_ms,
                 on_links ? "a device per part" : "parts sharing a device", link->bandwidth_gbs,
                 link->latency_seconds * 1e6, many.exchange_ms / model_ms);

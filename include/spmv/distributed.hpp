@@ -165,11 +165,14 @@ struct ExchangeLink {
 // Each part on its own device: the parts receive at once, each its messages
 // one after the other on its own stream, so the exchange takes as long as
 // the busiest part: max_p (messages_p latency + max(sent_p, received_p) / bandwidth).
-// All parts on one device: every copy shares the device, so the exchange
-// takes messages latency + (received + packed bytes) / bandwidth over all parts
-// (halo: the send lists are first gathered into the send buffers).
+// All parts on one device: every byte shares the device's bandwidth, over
+// all parts the received bytes plus, when the owners pack (push), the packed
+// ones. The messages' latencies add up when one host thread queues them one
+// after the other; replayed as a graph (messages_at_once) the parts receive
+// at once and only the busiest part's messages follow each other.
 double predicted_exchange_seconds_on_links(const ExchangeVolume& volume, const ExchangeLink& link);
-double predicted_exchange_seconds_on_one_device(const ExchangeVolume& volume, const ExchangeLink& device_copy);
+double predicted_exchange_seconds_on_one_device(const ExchangeVolume& volume, const ExchangeLink& device_copy,
+                                                bool messages_at_once, bool packed);
 
 // Times messages from device `from_device` to `to_device` (the same one: a
 // device copy) with peer access enabled where the pair allows it: the median

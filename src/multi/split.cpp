@@ -170,10 +170,14 @@ double predicted_exchange_seconds_on_links(const ExchangeVolume& volume, const E
   return busiest;
 }
 
-double predicted_exchange_seconds_on_one_device(const ExchangeVolume& volume, const ExchangeLink& device_copy) {
-  const int messages = std::accumulate(volume.messages_received.begin(), volume.messages_received.end(), 0);
-  return messages * device_copy.latency_seconds +
-         static_cast<double>(volume.total_bytes() + volume.packed_bytes) / (device_copy.bandwidth_gbs * 1e9);
+double predicted_exchange_seconds_on_one_device(const ExchangeVolume& volume, const ExchangeLink& device_copy,
+                                                bool messages_at_once, bool packed) {
+  const auto& messages = volume.messages_received;
+  const int in_turn = messages.empty()    ? 0
+                      : messages_at_once ? *std::max_element(messages.begin(), messages.end())
+                                         : std::accumulate(messages.begin(), messages.end(), 0);
+  const std::size_t bytes = volume.total_bytes() + (packed ? volume.packed_bytes : 0);
+  return in_turn * device_copy.latency_seconds + static_cast<double>(bytes) / (device_copy.bandwidth_gbs * 1e9);
 }
 
 #define SPMV_INSTANTIATE_SPLIT(T)                                                                         \

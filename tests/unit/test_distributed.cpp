@@ -120,11 +120,13 @@ TEST(Split, LocalRemoteAndHaloListsOfATridiagonalMatrix) {
   EXPECT_EQ(halo.messages_received, (std::vector<int>{1, 2, 1}));
   EXPECT_EQ(halo.packed_bytes, 32u);
   // Links of 1 GB/s and 1 us a message: the busiest part takes two messages
-  // and 16 bytes; on one device all 4 messages and the 32 bytes received
-  // and 32 packed share it.
+  // and 16 bytes. On one device the 32 bytes received (and, pushed, the 32
+  // packed) share it; queued one by one all 4 messages follow each other,
+  // at once only the busiest part's 2.
   const ExchangeLink link{1.0, 1e-6};
   EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_links(halo, link), 2e-6 + 16e-9);
-  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_one_device(halo, link), 4e-6 + (32 + 32) * 1e-9);
+  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_one_device(halo, link, false, true), 4e-6 + (32 + 32) * 1e-9);
+  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_one_device(halo, link, true, false), 2e-6 + 32 * 1e-9);
 
   const auto gathered = split_into_parts(a, partition_rows(a, 3), Exchange::allgather);
   EXPECT_EQ(gathered[1].block.cols, 6);

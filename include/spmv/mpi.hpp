@@ -45,6 +45,13 @@ class MpiOperator {
   // this rank's entries of x and y_local its rows (beta == 0: not read):
   // x_local[i] = x[owned_rows()[i]] under the graph partition.
   void apply(const T* x_local, T* y_local, T alpha = T(1), T beta = T(0));
+  // Collective: y_local = alpha (A^T x)_rank + beta y_local, x_local holding
+  // this rank's rows' entries of x (of A's rows) and y_local its entries of y
+  // (of A's columns: the slice apply reads from x_local). The remote block's
+  // products on other ranks' columns are sent to their owners and added
+  // there (the halo reversed); all-gather: MPI_Reduce_scatter of the
+  // full-length products.
+  void apply_transposed(const T* x_local, T* y_local, T alpha = T(1), T beta = T(0));
 
  private:
   MPI_Comm comm_;

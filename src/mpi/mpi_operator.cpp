@@ -86,6 +86,47 @@ void MpiOperator<T>::apply(const T* x_local, T* y_local, T alpha, T beta) {
   add_remote_rows(part_.remote_rows, remote_y_.data(), alpha, y_local);
 }
 
+template <class T>
+void MpiOperator<T>::apply_transposed(const T* x_local, T* y_local, T alpha, T beta) {
+  const index_t own_columns = part_.column_end - part_.column_begin;
+  if (exchange_ == Exchange::allgather) {
+    std::vector<T> product(full_x_.size()), summed(static_cast<std::size_t>(own_columns));
+    block_->apply_transposed(x_local, product.data(), T(1), T(0));
+    check_mpi(MPI_Reduce_scatter(product.data(), summed.data(), slice_counts_.data(), mpi_type<T>(), MPI_SUM, comm_),
+              "MPI_Reduce_scatter");
+    for (index_t j = 0; j < own_columns; ++j)
+      y_local[j] = alpha * summed[j] + (beta == T(0) ? T(0) : beta * y_local[j]);
+    return;
+  }
+  // The shares of other ranks' columns first, sent as they are ready; the
+  // local block's product runs while they travel.
+  std::vector<MPI_Request> requests;
+  for (std::size_t s = 0; s < part_.sends.size(); ++s) {  // what each holder of our columns sends back
+    requests.emplace_back();
+    check_mpi(MPI_Irecv(send_buffers_[s].data(), static_cast<int>(send_buffers_[s].size()), mpi_type<T>(),
+                        part_.sends[s].to, 1, comm_, &requests.back()),
+              "MPI_Irecv");
+  }
+  std::vector<T> ghost_shares(ghosts_.size());
+  if (remote_) {
+    std::vector<T> remote_x(part_.remote_rows.size());
+    for (std::size_t i = 0; i < remote_x.size(); ++i) remote_x[i] = x_local[part_.remote_rows[i]];
+    remote_->apply_transposed(remote_x.data(), ghost_shares.data(), T(1), T(0));
+  }
+  for (const HaloReceive& receive : part_.receives) {
+    requests.emplace_back();
+    check_mpi(MPI_Isend(ghost_shares.data() + receive.offset, receive.count, mpi_type<T>(), receive.from, 1, comm_,
+                        &requests.back()),
+              "MPI_Isend");
+  }
+  local_->apply_transposed(x_local, y_local, alpha, beta);
+  check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  for (std::size_t s = 0; s < part_.sends.size(); ++s) {
+    const std::vector<index_t>& columns = part_.sends[s].local_columns;
+    for (std::size_t i = 0; i < columns.size(); ++i) y_local[columns[i]] += alpha * send_buffers_[s][i];
+  }
+}
+
 template class MpiOperator<float>;
 template class MpiOperator<double>;
 

@@ -1,8 +1,9 @@
 // Run under mpirun with 2 or more ranks (ctest MpiDistributed.Ranks2/3): every
 // rank builds the same matrices, keeps its part of each partition, and the
-// product over MPI (halo and all-gather, equal rows, equal non-zeros and the
-// graph partition, f32 and f64, cpu backend) gathered from all ranks must
-// match the reference on the zoo and the small real matrices. Under the graph
+// product and the transposed product over MPI (halo and all-gather, equal
+// rows, equal non-zeros and the graph partition, f32 and f64, cpu backend)
+// gathered from all ranks must match the reference on the zoo and the small
+// real matrices. Under the graph
 // partition each rank's x and y hold the entries of its owned_rows(). Prints
 // one line per failure and exits non-zero on rank 0 when any rank failed.
 #include <mpi.h>
@@ -59,7 +60,34 @@ bool product_matches(const Csr<double>& matrix, const std::string& name, Partiti
   if (!same && rank == 0)
     std::printf("FAILED %s, %d ranks by %s, %s, %s: %s\n", name.c_str(), ranks, to_string(method),
                 to_string(exchange), sizeof(T) == 4 ? "f32" : "f64", same.message());
-  return bool(same);
+
+  // The transposed product: x of A's rows (the rank's rows), y of its columns
+  // (the slice the forward product reads from x_local).
+  const auto xt = test::random_vector<T>(a.rows, 33);
+  const auto yt0 = test::random_vector<T>(a.cols, 34);
+  const std::vector<index_t>& own_y = partition.row_order.empty() ? own_columns : op.owned_rows();
+  const std::vector<T> xt_local = entries_at(xt, op.owned_rows());
+  std::vector<T> yt_local = entries_at(yt0, own_y);
+  op.apply_transposed(xt_local.data(), yt_local.data(), T(-0.5), T(2));
+  for (int p = 0; p < ranks; ++p) {
+    offsets[p] = partition.column_offsets[p];
+    counts[p] = partition.column_offsets[p + 1] - partition.column_offsets[p];
+  }
+  std::vector<T> gathered_t(a.cols);
+  MPI_Allgatherv(yt_local.data(), static_cast<int>(yt_local.size()), sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE,
+                 gathered_t.data(), counts.data(), offsets.data(), sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE,
+                 MPI_COMM_WORLD);
+  std::vector<T> yt(a.cols);
+  if (partition.row_order.empty())
+    yt = gathered_t;
+  else
+    for (int p = 0, i = 0; p < ranks; ++p)
+      for (const index_t row : partition.rows_of_part(p)) yt[row] = gathered_t[i++];
+  const ::testing::AssertionResult same_t = test::matches_reference_spmv_transposed(a, xt, yt0, T(-0.5), T(2), yt);
+  if (!same_t && rank == 0)
+    std::printf("FAILED transposed %s, %d ranks by %s, %s, %s: %s\n", name.c_str(), ranks, to_string(method),
+                to_string(exchange), sizeof(T) == 4 ? "f32" : "f64", same_t.message());
+  return same && same_t;
 }
 
 int run(int ranks, int rank) {

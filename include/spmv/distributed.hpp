@@ -144,6 +144,12 @@ template <class T>
 void add_remote_rows(const std::vector<index_t>& remote_rows, const T* remote_y, T alpha, T* y) {
   for (std::size_t i = 0; i < remote_rows.size(); ++i) y[remote_rows[i]] += alpha * remote_y[i];
 }
+// y = alpha sum + beta y (beta == 0: y is not read): the all-gather's
+// transposed product, once the parts' full-length products are summed.
+template <class T>
+void scale_summed_products(const std::vector<T>& sum, T alpha, T beta, T* y) {
+  for (std::size_t j = 0; j < sum.size(); ++j) y[j] = alpha * sum[j] + (beta == T(0) ? T(0) : beta * y[j]);
+}
 
 template <class T>
 ExchangeVolume exchange_volume(const std::vector<PartMatrices<T>>& parts, Exchange exchange);

@@ -61,7 +61,8 @@ class MpiOperator {
   std::vector<int> slice_counts_, slice_offsets_;  // every rank's x slice (all-gather)
   std::unique_ptr<Operator<T>> block_, local_, remote_;
   std::vector<T> full_x_, ghosts_;
-  std::vector<T> remote_y_;  // the remote product on the compressed rows (add_remote_rows)
+  std::vector<T> summed_;  // all-gather: the rank's columns of the summed transposed products
+  std::vector<T> remote_y_;  // the remote product on the compressed rows (add_remote_rows; transposed: their x)
   std::vector<std::vector<T>> send_buffers_;
 };
 

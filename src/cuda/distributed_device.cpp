@@ -43,14 +43,6 @@ namespace spmv::detail {
 
 namespace {
 
-// Which of the sender's send lists goes to part `to`.
-template <class T>
-std::size_t send_index(const PartMatrices<T>& sender, int to) {
-  for (std::size_t s = 0; s < sender.sends.size(); ++s)
-    if (sender.sends[s].to == to) return s;
-  throw InvalidArgument("internal: a part has no send list for part " + std::to_string(to));
-}
-
 // One part's device state, made on its device.
 template <class T>
 struct DevicePart {
@@ -62,7 +54,7 @@ struct DevicePart {
   DeviceBuffer<T> ghosts;  // halo
   DeviceBuffer<T> y;
   DeviceBuffer<index_t> remote_rows;  // halo: the part's row of each remote row
-  DeviceBuffer<T> remote_y;           // halo: the remote product on those rows
+  DeviceBuffer<T> remote_y;           // halo: the remote product on those rows (transposed: their x)
   // pull: each ghost's entry in its owner's x slice
   DeviceBuffer<index_t> ghost_sources;
   // Every send list, concatenated, a buffer of their entries in the same
@@ -72,10 +64,10 @@ struct DevicePart {
   DeviceBuffer<T> send_buffer;
   std::vector<index_t> send_offsets;
   // The transposed product's vectors, made by its first call: the part's
-  // rows of x, its columns of y (all-gather: all of them), its remote rows
-  // of x and its ghosts' shares.
+  // rows of x, its columns of y (all-gather: all of them) and its ghosts'
+  // shares.
   struct TransposedVectors {
-    DeviceBuffer<T> x, y, remote_x, ghost_y;
+    DeviceBuffer<T> x, y, ghost_y;
   };
   std::unique_ptr<TransposedVectors> transposed;
 
@@ -246,10 +238,10 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
       part.ops.local->apply_transposed(v.x.data(), v.y.data(), alpha, beta);
       if (!part.ops.remote) continue;
       gather_rows(part.remote_rows.data(), static_cast<index_t>(part.remote_rows.size()), 1, Layout::row_major,
-                  v.x.data(), v.remote_x.data(), part.compute.get());
+                  v.x.data(), part.remote_y.data(), part.compute.get());
       SPMV_CUDA_CHECK(cudaEventRecord(part.x_ready.get(), part.compute.get()));
       SPMV_CUDA_CHECK(cudaStreamWaitEvent(part.exchange.get(), part.x_ready.get(), 0));
-      part.ops.remote->apply_transposed(v.remote_x.data(), v.ghost_y.data(), T(1), T(0));
+      part.ops.remote->apply_transposed(part.remote_y.data(), v.ghost_y.data(), T(1), T(0));
     }
     synchronize_every_stream();
     if (allgather) {
@@ -284,20 +276,21 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
     v->x = DeviceBuffer<T>(layout.row_end - layout.row_begin, "distributed transposed x");
     v->y = DeviceBuffer<T>(allgather ? this->cols() : layout.column_end - layout.column_begin,
                            "distributed transposed y");
-    v->remote_x = DeviceBuffer<T>(layout.remote_rows.size(), "distributed transposed remote x");
     v->ghost_y = DeviceBuffer<T>(layout.ghost_columns.size(), "distributed transposed ghost shares");
     return v;
   }
 
-  // y = alpha (the sum of every part's full-length transposed product) + beta y.
+  // y = alpha (the sum of every part's full-length transposed product) +
+  // beta y, through two host vectors made by the first call.
   void sum_full_products(T* y, T alpha, T beta) {
-    std::vector<T> sum(static_cast<std::size_t>(this->cols()), T(0)), product(sum.size());
+    summed_.assign(static_cast<std::size_t>(this->cols()), T(0));
+    part_product_.resize(summed_.size());
     for (auto& part : parts_) {
       const DeviceScope on_device(part->device);
-      part->transposed->y.download(product.data(), product.size());
-      for (std::size_t j = 0; j < sum.size(); ++j) sum[j] += product[j];
+      part->transposed->y.download(part_product_.data(), part_product_.size());
+      for (std::size_t j = 0; j < summed_.size(); ++j) summed_[j] += part_product_[j];
     }
-    for (std::size_t j = 0; j < sum.size(); ++j) y[j] = alpha * sum[j] + (beta == T(0) ? T(0) : beta * y[j]);
+    scale_summed_products(summed_, alpha, beta, y);
   }
 
   void synchronize_every_stream() const {
@@ -493,6 +486,7 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
   std::vector<std::size_t> compute_slot_;  // part p's compute stream in its group
   bool last_replayed_ = false;
   std::string last_refusal_;
+  std::vector<T> summed_, part_product_;  // all-gather's transposed product
 };
 
 }  // namespace

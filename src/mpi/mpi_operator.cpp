@@ -36,6 +36,7 @@ MpiOperator<T>::MpiOperator(const Csr<T>& a, const Partition& partition, Exchang
   if (exchange == Exchange::allgather) {
     block_ = plan(part_.block, part_options);
     full_x_.assign(a.cols, T(0));
+    summed_.assign(static_cast<std::size_t>(part_.column_end - part_.column_begin), T(0));
     for (int p = 0; p < size; ++p) {
       slice_offsets_.push_back(partition.column_offsets[p]);
       slice_counts_.push_back(partition.column_offsets[p + 1] - partition.column_offsets[p]);
@@ -88,14 +89,11 @@ void MpiOperator<T>::apply(const T* x_local, T* y_local, T alpha, T beta) {
 
 template <class T>
 void MpiOperator<T>::apply_transposed(const T* x_local, T* y_local, T alpha, T beta) {
-  const index_t own_columns = part_.column_end - part_.column_begin;
-  if (exchange_ == Exchange::allgather) {
-    std::vector<T> product(full_x_.size()), summed(static_cast<std::size_t>(own_columns));
-    block_->apply_transposed(x_local, product.data(), T(1), T(0));
-    check_mpi(MPI_Reduce_scatter(product.data(), summed.data(), slice_counts_.data(), mpi_type<T>(), MPI_SUM, comm_),
+  if (exchange_ == Exchange::allgather) {  // full_x_ holds the rank's full-length product
+    block_->apply_transposed(x_local, full_x_.data(), T(1), T(0));
+    check_mpi(MPI_Reduce_scatter(full_x_.data(), summed_.data(), slice_counts_.data(), mpi_type<T>(), MPI_SUM, comm_),
               "MPI_Reduce_scatter");
-    for (index_t j = 0; j < own_columns; ++j)
-      y_local[j] = alpha * summed[j] + (beta == T(0) ? T(0) : beta * y_local[j]);
+    scale_summed_products(summed_, alpha, beta, y_local);
     return;
   }
   // The shares of other ranks' columns first, sent as they are ready; the
@@ -107,15 +105,14 @@ void MpiOperator<T>::apply_transposed(const T* x_local, T* y_local, T alpha, T b
                         part_.sends[s].to, 1, comm_, &requests.back()),
               "MPI_Irecv");
   }
-  std::vector<T> ghost_shares(ghosts_.size());
+  // remote_y_ holds x on the rows that read ghosts, ghosts_ their shares.
   if (remote_) {
-    std::vector<T> remote_x(part_.remote_rows.size());
-    for (std::size_t i = 0; i < remote_x.size(); ++i) remote_x[i] = x_local[part_.remote_rows[i]];
-    remote_->apply_transposed(remote_x.data(), ghost_shares.data(), T(1), T(0));
+    for (std::size_t i = 0; i < remote_y_.size(); ++i) remote_y_[i] = x_local[part_.remote_rows[i]];
+    remote_->apply_transposed(remote_y_.data(), ghosts_.data(), T(1), T(0));
   }
   for (const HaloReceive& receive : part_.receives) {
     requests.emplace_back();
-    check_mpi(MPI_Isend(ghost_shares.data() + receive.offset, receive.count, mpi_type<T>(), receive.from, 1, comm_,
+    check_mpi(MPI_Isend(ghosts_.data() + receive.offset, receive.count, mpi_type<T>(), receive.from, 1, comm_,
                         &requests.back()),
               "MPI_Isend");
   }

@@ -34,6 +34,7 @@ class HostDistributedOperator final : public DistributedOperator<T> {
       state.ghosts.assign(part.ghost_columns.size(), T(0));
       state.y.assign(part.row_end - part.row_begin, T(0));
       state.remote_y.assign(part.remote_rows.size(), T(0));
+      state.ghost_shares.assign(part.ghost_columns.size(), T(0));
       for (const HaloSend& send : part.sends) state.send_buffers.emplace_back(send.local_columns.size());
       parts_.push_back(std::move(state));
     }
@@ -72,7 +73,7 @@ class HostDistributedOperator final : public DistributedOperator<T> {
       }
     for (int p = 0; p < count; ++p)
       for (const HaloReceive& receive : layout_[p].receives) {
-        const std::vector<T>& buffer = parts_[receive.from].send_buffers[send_index(receive.from, p)];
+        const std::vector<T>& buffer = parts_[receive.from].send_buffers[detail::send_index(layout_[receive.from], p)];
         std::copy(buffer.begin(), buffer.end(), parts_[p].ghosts.begin() + receive.offset);
       }
   }
@@ -103,35 +104,34 @@ class HostDistributedOperator final : public DistributedOperator<T> {
  protected:
   void transposed_product(const T* x, T* y, T alpha, T beta) override {
     const int count = this->parts();
-    if (this->exchange_kind() == Exchange::allgather) {
-      std::vector<T> sum(static_cast<std::size_t>(this->cols()), T(0)), product(sum.size());
+    if (this->exchange_kind() == Exchange::allgather) {  // the two full-length vectors made by the first call
+      summed_.assign(static_cast<std::size_t>(this->cols()), T(0));
+      part_product_.resize(summed_.size());
       for (int p = 0; p < count; ++p) {
-        parts_[p].ops.block->apply_transposed(x + layout_[p].row_begin, product.data(), T(1), T(0));
-        for (std::size_t j = 0; j < sum.size(); ++j) sum[j] += product[j];
+        parts_[p].ops.block->apply_transposed(x + layout_[p].row_begin, part_product_.data(), T(1), T(0));
+        for (std::size_t j = 0; j < summed_.size(); ++j) summed_[j] += part_product_[j];
       }
-      for (std::size_t j = 0; j < sum.size(); ++j) y[j] = alpha * sum[j] + (beta == T(0) ? T(0) : beta * y[j]);
+      scale_summed_products(summed_, alpha, beta, y);
       return;
     }
-    // Each part's own columns of y from its local block; its ghosts' share
+    // Each part's own columns of y from its local block; its ghosts' shares
     // from its remote block, on the rows that read ghosts.
-    std::vector<std::vector<T>> ghost_products(count);
     for (int p = 0; p < count; ++p) {
       const PartMatrices<T>& part = layout_[p];
+      HostPart& state = parts_[p];
       const T* rows_of_x = x + part.row_begin;
-      parts_[p].ops.local->apply_transposed(rows_of_x, y + part.column_begin, alpha, beta);
-      if (!parts_[p].ops.remote) continue;
-      std::vector<T> remote_x(part.remote_rows.size());
-      for (std::size_t i = 0; i < remote_x.size(); ++i) remote_x[i] = rows_of_x[part.remote_rows[i]];
-      ghost_products[p].resize(part.ghost_columns.size());
-      parts_[p].ops.remote->apply_transposed(remote_x.data(), ghost_products[p].data(), T(1), T(0));
+      state.ops.local->apply_transposed(rows_of_x, y + part.column_begin, alpha, beta);
+      if (!state.ops.remote) continue;
+      for (std::size_t i = 0; i < state.remote_y.size(); ++i) state.remote_y[i] = rows_of_x[part.remote_rows[i]];
+      state.ops.remote->apply_transposed(state.remote_y.data(), state.ghost_shares.data(), T(1), T(0));
     }
     // Each ghost's share added into its owner's entry of y.
     for (int p = 0; p < count; ++p)
       for (const HaloReceive& receive : layout_[p].receives) {
         const PartMatrices<T>& owner = layout_[receive.from];
-        const std::vector<index_t>& columns = owner.sends[send_index(receive.from, p)].local_columns;
+        const std::vector<index_t>& columns = owner.sends[detail::send_index(owner, p)].local_columns;
         for (std::size_t i = 0; i < columns.size(); ++i)
-          y[owner.column_begin + columns[i]] += alpha * ghost_products[p][receive.offset + i];
+          y[owner.column_begin + columns[i]] += alpha * parts_[p].ghost_shares[receive.offset + i];
       }
   }
 
@@ -141,18 +141,14 @@ class HostDistributedOperator final : public DistributedOperator<T> {
     std::vector<T> x;       // halo: the part's slice of x; allgather: all of x
     std::vector<T> ghosts;  // halo: the entries of other parts it reads
     std::vector<T> y;
-    std::vector<T> remote_y;  // the remote product on the compressed rows
+    std::vector<T> remote_y;  // the remote product on the compressed rows (transposed: their x)
+    std::vector<T> ghost_shares;  // transposed: the remote block's product, one entry per ghost
     std::vector<std::vector<T>> send_buffers;  // one per HaloSend
   };
 
-  std::size_t send_index(int from, int to) const {
-    const auto& sends = layout_[from].sends;
-    return static_cast<std::size_t>(
-        std::find_if(sends.begin(), sends.end(), [&](const HaloSend& s) { return s.to == to; }) - sends.begin());
-  }
-
   std::vector<PartMatrices<T>> layout_;
   std::vector<HostPart> parts_;
+  std::vector<T> summed_, part_product_;  // all-gather's transposed product
 };
 
 // The operator of a partition with a row order: `blocks` works on P A P^T
@@ -165,7 +161,8 @@ class ReorderedDistributedOperator final : public DistributedOperator<T> {
   ReorderedDistributedOperator(const Partition& partition, std::unique_ptr<DistributedOperator<T>> blocks)
       : DistributedOperator<T>(blocks->rows(), blocks->cols(), partition, blocks->exchange_kind(), blocks->volume()),
         blocks_(std::move(blocks)),
-        reordered_(static_cast<std::size_t>(this->rows())) {}
+        reordered_(static_cast<std::size_t>(this->rows())),
+        reordered_y_(reordered_.size()) {}
 
   void load_x(const T* x) override { blocks_->load_x(gathered(x)); }
   void load_y(const T* y) override { blocks_->load_y(gathered(y)); }
@@ -186,11 +183,10 @@ class ReorderedDistributedOperator final : public DistributedOperator<T> {
   // A^T of P A P^T is P A^T P^T: x and y go through P's order as in apply.
   void transposed_product(const T* x, T* y, T alpha, T beta) override {
     const std::vector<index_t>& order = this->partition().row_order;
-    std::vector<T> reordered_y(order.size());
     if (beta != T(0))
-      for (std::size_t i = 0; i < order.size(); ++i) reordered_y[i] = y[order[i]];
-    blocks_->apply_transposed(gathered(x), reordered_y.data(), alpha, beta);
-    for (std::size_t i = 0; i < order.size(); ++i) y[order[i]] = reordered_y[i];
+      for (std::size_t i = 0; i < order.size(); ++i) reordered_y_[i] = y[order[i]];
+    blocks_->apply_transposed(gathered(x), reordered_y_.data(), alpha, beta);
+    for (std::size_t i = 0; i < order.size(); ++i) y[order[i]] = reordered_y_[i];
   }
 
  private:
@@ -202,6 +198,7 @@ class ReorderedDistributedOperator final : public DistributedOperator<T> {
 
   std::unique_ptr<DistributedOperator<T>> blocks_;
   std::vector<T> reordered_;
+  std::vector<T> reordered_y_;  // the transposed product's y (a square matrix: rows entries)
 };
 
 // The operator of parts that are contiguous row blocks of the matrix they were split from.

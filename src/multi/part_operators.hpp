@@ -3,9 +3,11 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "spmv/distributed.hpp"
+#include "spmv/error.hpp"
 
 namespace spmv::detail {
 
@@ -22,6 +24,14 @@ struct PartOperators {
     return descriptions;
   }
 };
+
+// Which of the sender's send lists goes to part `to`.
+template <class T>
+std::size_t send_index(const PartMatrices<T>& sender, int to) {
+  for (std::size_t s = 0; s < sender.sends.size(); ++s)
+    if (sender.sends[s].to == to) return s;
+  throw InvalidArgument("internal: a part has no send list for part " + std::to_string(to));
+}
 
 template <class T>
 PartOperators<T> plan_part(const PartMatrices<T>& part, Exchange exchange, const PlanOptions& options) {

@@ -26,7 +26,31 @@ std::vector<T> entries_at(const std::vector<T>& v, const std::vector<index_t>& i
   return entries;
 }
 
-// The product over the communicator for one case; true when it matches.
+// Every rank's `local` (rank p's entries are offsets[p] .. offsets[p + 1] of
+// the partition's order) on every rank, in A's order: under a row order each
+// entry goes to its row of A.
+template <class T>
+std::vector<T> gathered_in_a_order(const std::vector<T>& local, const std::vector<index_t>& offsets,
+                                   const Partition& partition) {
+  const int ranks = partition.parts();
+  std::vector<int> counts(ranks), displacements(ranks);
+  for (int p = 0; p < ranks; ++p) {
+    displacements[p] = offsets[p];
+    counts[p] = offsets[p + 1] - offsets[p];
+  }
+  std::vector<T> gathered(static_cast<std::size_t>(offsets.back()));
+  const MPI_Datatype type = sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE;
+  MPI_Allgatherv(local.data(), static_cast<int>(local.size()), type, gathered.data(), counts.data(),
+                 displacements.data(), type, MPI_COMM_WORLD);
+  if (partition.row_order.empty()) return gathered;
+  std::vector<T> in_a_order(gathered.size());
+  for (int p = 0, i = 0; p < ranks; ++p)
+    for (const index_t row : partition.rows_of_part(p)) in_a_order[row] = gathered[i++];
+  return in_a_order;
+}
+
+// The product and the transposed product over the communicator for one
+// case; true when both match.
 template <class T>
 bool product_matches(const Csr<double>& matrix, const std::string& name, PartitionMethod method, Exchange exchange,
                      int ranks, int rank) {
@@ -35,58 +59,35 @@ bool product_matches(const Csr<double>& matrix, const std::string& name, Partiti
   PlanOptions options;
   options.backend = Backend::cpu;
   MpiOperator<T> op(a, partition, exchange, options, MPI_COMM_WORLD);
-  const auto x = test::random_vector<T>(a.cols, 31);
-  const auto y0 = test::random_vector<T>(a.rows, 32);
-  // The rank's entries of x: its rows under a row order (square), else its column range.
+  const auto reported = [&](const ::testing::AssertionResult& result, const char* product) {
+    if (!result && rank == 0)
+      std::printf("FAILED %s%s, %d ranks by %s, %s, %s: %s\n", product, name.c_str(), ranks, to_string(method),
+                  to_string(exchange), sizeof(T) == 4 ? "f32" : "f64", result.message());
+    return bool(result);
+  };
+  // The rank's entries of x (and of y for A^T): its rows under a row order
+  // (square), else its column range.
   std::vector<index_t> own_columns(op.column_end() - op.column_begin());
   std::iota(own_columns.begin(), own_columns.end(), op.column_begin());
-  const std::vector<T> x_local = entries_at(x, partition.row_order.empty() ? own_columns : op.owned_rows());
+  const std::vector<index_t>& own_x = partition.row_order.empty() ? own_columns : op.owned_rows();
+
+  const auto x = test::random_vector<T>(a.cols, 31);
+  const auto y0 = test::random_vector<T>(a.rows, 32);
+  const std::vector<T> x_local = entries_at(x, own_x);
   std::vector<T> y_local = entries_at(y0, op.owned_rows());
   op.apply(x_local.data(), y_local.data(), T(-0.5), T(2));
-  // Every rank's y in the partition's order, then each entry to its row of A.
-  std::vector<int> counts(ranks), offsets(ranks);
-  for (int p = 0; p < ranks; ++p) {
-    offsets[p] = partition.row_offsets[p];
-    counts[p] = partition.row_offsets[p + 1] - partition.row_offsets[p];
-  }
-  std::vector<T> gathered(a.rows);
-  MPI_Allgatherv(y_local.data(), static_cast<int>(y_local.size()), sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE,
-                 gathered.data(), counts.data(), offsets.data(), sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE,
-                 MPI_COMM_WORLD);
-  std::vector<T> y(a.rows);
-  for (int p = 0, i = 0; p < ranks; ++p)
-    for (const index_t row : partition.rows_of_part(p)) y[row] = gathered[i++];
-  const ::testing::AssertionResult same = test::matches_reference_spmv(a, x, y0, T(-0.5), T(2), y);
-  if (!same && rank == 0)
-    std::printf("FAILED %s, %d ranks by %s, %s, %s: %s\n", name.c_str(), ranks, to_string(method),
-                to_string(exchange), sizeof(T) == 4 ? "f32" : "f64", same.message());
+  const std::vector<T> y = gathered_in_a_order(y_local, partition.row_offsets, partition);
+  const bool same = reported(test::matches_reference_spmv(a, x, y0, T(-0.5), T(2), y), "");
 
   // The transposed product: x of A's rows (the rank's rows), y of its columns
   // (the slice the forward product reads from x_local).
   const auto xt = test::random_vector<T>(a.rows, 33);
   const auto yt0 = test::random_vector<T>(a.cols, 34);
-  const std::vector<index_t>& own_y = partition.row_order.empty() ? own_columns : op.owned_rows();
   const std::vector<T> xt_local = entries_at(xt, op.owned_rows());
-  std::vector<T> yt_local = entries_at(yt0, own_y);
+  std::vector<T> yt_local = entries_at(yt0, own_x);
   op.apply_transposed(xt_local.data(), yt_local.data(), T(-0.5), T(2));
-  for (int p = 0; p < ranks; ++p) {
-    offsets[p] = partition.column_offsets[p];
-    counts[p] = partition.column_offsets[p + 1] - partition.column_offsets[p];
-  }
-  std::vector<T> gathered_t(a.cols);
-  MPI_Allgatherv(yt_local.data(), static_cast<int>(yt_local.size()), sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE,
-                 gathered_t.data(), counts.data(), offsets.data(), sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE,
-                 MPI_COMM_WORLD);
-  std::vector<T> yt(a.cols);
-  if (partition.row_order.empty())
-    yt = gathered_t;
-  else
-    for (int p = 0, i = 0; p < ranks; ++p)
-      for (const index_t row : partition.rows_of_part(p)) yt[row] = gathered_t[i++];
-  const ::testing::AssertionResult same_t = test::matches_reference_spmv_transposed(a, xt, yt0, T(-0.5), T(2), yt);
-  if (!same_t && rank == 0)
-    std::printf("FAILED transposed %s, %d ranks by %s, %s, %s: %s\n", name.c_str(), ranks, to_string(method),
-                to_string(exchange), sizeof(T) == 4 ? "f32" : "f64", same_t.message());
+  const std::vector<T> yt = gathered_in_a_order(yt_local, partition.column_offsets, partition);
+  const bool same_t = reported(test::matches_reference_spmv_transposed(a, xt, yt0, T(-0.5), T(2), yt), "transposed ");
   return same && same_t;
 }
 

@@ -21,6 +21,7 @@ namespace spmv::test {
 // ../shared/data beside the checkout, or $SPMV_SHARED_DATA when set.
 std::string shared_data_dir();
 // All *.mtx.gz files in shared_data_dir()/matrices, sorted; empty when absent.
+// With SPMV_TEST_MATRIX_STRIDE=k (k > 1), every k-th of them (sanitizer runs).
 std::vector<std::string> real_matrix_files();
 // The directory of this source tree (for data/ and the CLI path).
 std::string source_dir();

@@ -3,18 +3,23 @@
 cupyx.scipy.sparse and torch.sparse, on the same matrices, f32 and f64.
 
 Every method is timed alike: CUDA events around batches of `--batch` calls
-on the default stream, after warm-up; the figure is the median over
-`--repeats` batches of the time per call. The C++ figure is
-Operator.time_products (events around applies issued from C++, no Python in
-the loop), so ours minus C++ is the binding's cost per call. Each result is
-checked against cupyx's product before it is timed.
+on the default stream, after a warm-up batch; the figure is the median over
+`--repeats` batches of the time per call. The methods' batches are taken in
+turn (one of each, then again), so that a drift of the GPU's clocks over the
+run touches all alike. The C++ figure is Operator.time_products (events
+around applies issued from C++, no Python in the loop); the binding's cost
+per call is the median of the differences between each `op @ x` batch and
+the C++ batch before it. Each result is checked against cupyx's product
+before it is timed.
 
     python3 bench/python_vs_peers.py --out bench/results/<date>-h100-python
 """
 
 import argparse
 import datetime
+import functools
 import json
+import math
 import pathlib
 import statistics
 import sys
@@ -32,19 +37,28 @@ DEFAULT_FAMILIES = ["stencil27:n=150", "stencil5:n=3000", "stencil5:n=300",
                     "uniform:rows=4000000,cols=4000000,per_row=16", "rmat:scale=22,edge_factor=16"]
 
 
-def time_per_call(call, batch, repeats, warmup=3):
-    for _ in range(warmup):
-        call()
+def seconds_per_call(call, batch):
+    """One batch of `batch` calls between two CUDA events: seconds per call."""
     start, stop = cupy.cuda.Event(), cupy.cuda.Event()
-    seconds = []
+    start.record()
+    for _ in range(batch):
+        call()
+    stop.record()
+    stop.synchronize()
+    return cupy.cuda.get_elapsed_time(start, stop) * 1e-3 / batch
+
+
+def interleaved_batches(batches, repeats):
+    """{name: seconds per call of each of `repeats` batches} for `batches`
+    ({name: a function timing one batch}): each warmed up by one batch, then
+    their batches in turn."""
+    for time_batch in batches.values():
+        time_batch()
+    seconds = {name: [] for name in batches}
     for _ in range(repeats):
-        start.record()
-        for _ in range(batch):
-            call()
-        stop.record()
-        stop.synchronize()
-        seconds.append(cupy.cuda.get_elapsed_time(start, stop) * 1e-3 / batch)
-    return statistics.median(seconds)
+        for name, time_batch in batches.items():
+            seconds[name].append(time_batch())
+    return seconds
 
 
 def check_close(name, result, reference, bound):
@@ -74,20 +88,29 @@ def measure(family, host, dtype, args):
     check_close("torch.mv", torch.mv(a_torch, x_torch), reference, bound)
     check_close("torch.sparse.mm", torch.sparse.mm(a_torch, x_torch.unsqueeze(1)).squeeze(1), reference, bound)
 
-    batch, repeats = args.batch, args.repeats
-    cpp = statistics.median(op.time_products(x, y, batch=batch, repeats=repeats))
-    row = {
-        "family": family, "dtype": np.dtype(dtype).name, "rows": host.shape[0], "cols": host.shape[1],
-        "nnz": int(host.nnz), "kernel": op.describe()["kernel"], "format": op.describe()["format"],
-        "cpp_seconds": cpp,
-        "python_matmul_seconds": time_per_call(lambda: op @ x, batch, repeats),
-        "python_apply_out_seconds": time_per_call(lambda: op.apply(x, out=y), batch, repeats),
-        "cupyx_seconds": time_per_call(lambda: a_cupy @ x, batch, repeats),
-        "torch_mv_seconds": time_per_call(lambda: torch.mv(a_torch, x_torch), batch, repeats),
-        "torch_sparse_mm_seconds": time_per_call(lambda: torch.sparse.mm(a_torch, x_torch.unsqueeze(1)), batch,
-                                                 repeats),
+    batch = args.batch
+    calls = {
+        "python_matmul_seconds": lambda: op @ x,
+        "python_apply_out_seconds": lambda: op.apply(x, out=y),
+        "cupyx_seconds": lambda: a_cupy @ x,
+        "torch_mv_seconds": lambda: torch.mv(a_torch, x_torch),
+        "torch_sparse_mm_seconds": lambda: torch.sparse.mm(a_torch, x_torch.unsqueeze(1)),
     }
-    row["binding_overhead_seconds"] = row["python_matmul_seconds"] - cpp
+    batches = {"cpp_seconds": lambda: op.time_products(x, y, batch=batch, repeats=1)[0]}
+    batches.update({name: functools.partial(seconds_per_call, call, batch) for name, call in calls.items()})
+    # At least --repeats batches, more where a batch is short, so that a burst
+    # of other work on the machine's CPUs moves the median of none.
+    cpp_batch = batch * op.time_products(x, y, batch=batch, repeats=1)[0]
+    repeats = max(args.repeats, min(1000, math.ceil(args.min_seconds / cpp_batch)))
+    row = {"family": family, "dtype": np.dtype(dtype).name, "rows": host.shape[0], "cols": host.shape[1],
+           "nnz": int(host.nnz), "kernel": op.describe()["kernel"], "format": op.describe()["format"],
+           "batches": repeats}
+    seconds = interleaved_batches(batches, repeats)
+    row.update({name: statistics.median(values) for name, values in seconds.items()})
+    # Each `op @ x` batch against the C++ batch just before it: what the GPU's
+    # speed does over the run cancels out of the difference.
+    row["binding_overhead_seconds"] = statistics.median(
+        python - cpp for python, cpp in zip(seconds["python_matmul_seconds"], seconds["cpp_seconds"]))
     del op, a_cupy, a_torch, abs_a
     cupy.get_default_memory_pool().free_all_blocks()
     torch.cuda.empty_cache()
@@ -115,8 +138,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--families", nargs="+", default=DEFAULT_FAMILIES, help="generator specs")
     parser.add_argument("--dtypes", nargs="+", default=["float64", "float32"])
-    parser.add_argument("--batch", type=int, default=10, help="calls between two events")
-    parser.add_argument("--repeats", type=int, default=25, help="batches timed; the median is kept")
+    parser.add_argument("--batch", type=int, default=50,
+                        help="calls between two events (the steady state of a loop of products: a batch's "
+                             "first call waits on Python before the GPU starts, 1/batch of its cost)")
+    parser.add_argument("--repeats", type=int, default=25, help="batches timed at least; the median is kept")
+    parser.add_argument("--min-seconds", type=float, default=0.25,
+                        help="C++ batches' time to reach at least (more batches of a short product, up to 1000)")
     parser.add_argument("--expected-products", type=float, default=1000,
                         help="what the selector weighs setup against")
     parser.add_argument("--out", type=pathlib.Path, help="folder for python_vs_peers.json")
@@ -127,8 +154,9 @@ def main():
         "spmv": spmv.version_text(), "python": sys.version.split()[0], "numpy": np.__version__,
         "cupy": cupy.__version__, "torch": torch.__version__, "torch_cuda": torch.version.cuda,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "method": f"CUDA events around batches of {args.batch} calls, median of {args.repeats} batches, "
-                  "3 warm-up calls; default stream", "expected_products": args.expected_products,
+        "method": f"CUDA events around batches of {args.batch} calls, median of {args.repeats} batches "
+                  "taken in turn with the other methods', one warm-up batch; default stream",
+        "expected_products": args.expected_products,
     }
     print(environment["gpu"], "|", environment["spmv"].replace("\n", " | "), "| cupy", cupy.__version__,
           "| torch", torch.__version__)

@@ -1,5 +1,8 @@
 """Plans and operators: the Python face of spmv::plan, make_plan and make_operator."""
 
+import sys
+import weakref
+
 import numpy as np
 
 from . import _spmv
@@ -51,6 +54,42 @@ def plan(matrix, backend="auto", kernel=None, params=None, expected_products=100
     return Operator(_spmv.plan(library_csr(matrix, dtype), options))
 
 
+class _CupyCalls:
+    """What `op @ x` calls of CuPy, looked up once: chains of attribute
+    lookups add up against a call that costs a few microseconds."""
+
+    def __init__(self, cupy):
+        self.ndarray = cupy.ndarray
+        self.current_device = cupy.cuda.runtime.getDevice
+        self.current_stream = cupy.cuda.get_current_stream
+
+
+_cupy_calls_found = None
+
+
+def _cupy_calls():
+    """_CupyCalls once the caller has imported CuPy; None before."""
+    global _cupy_calls_found
+    if _cupy_calls_found is None and "cupy" in sys.modules:
+        _cupy_calls_found = _CupyCalls(sys.modules["cupy"])
+    return _cupy_calls_found
+
+
+def _references(held):
+    """sys.getrefcount of held[0], counted alike here and for _UNHELD."""
+    return sys.getrefcount(held[0])
+
+
+# _references() of an object that only its tuple refers to (the figure differs
+# between Python versions). Free-threaded Python's counts are not exact: no
+# reuse of results there.
+_UNHELD = _references((object(),))
+_COUNTS_ARE_EXACT = getattr(sys, "_is_gil_enabled", lambda: True)()
+# `op @ x` keeps its last result for reuse only up to this many entries: the
+# allocation it saves (~1.6 us) matters only beside a small product.
+_REUSED_UP_TO = 1 << 20
+
+
 class Operator:
     """A planned sparse matrix: `op @ x` (vector: SpMV; 2-D: SpMM), `op.T @ x`,
     `op.apply(x, out=, alpha=, beta=)`.
@@ -66,6 +105,9 @@ class Operator:
         self.dtype = np.dtype(np.float32 if native.value_type == "f32" else np.float64)
         self._description = native.describe()
         self._on_device = self._description["backend"] in _DEVICE_BACKENDS
+        self._products = {False: (native.apply, native.rows, native.cols),
+                          True: (native.apply_transposed, native.cols, native.rows)}
+        self._last_result = None  # (array, stream) of the last `op @ x` on a CuPy vector
 
     def describe(self):
         """Backend, format, kernel, parameters, bytes and setup times, as a dict."""
@@ -77,10 +119,51 @@ class Operator:
         return _Transposed(self)
 
     def __matmul__(self, x):
-        return self.apply(x)
+        return self._vector_or_apply(x, transposed=False)
 
     def matvec(self, x):
         return self.apply(x)
+
+    def _vector_or_apply(self, x, transposed):
+        """`op @ x`: a contiguous CuPy vector of the operator's dtype on the
+        current device goes straight to the library (apply()'s general checks
+        cost a few microseconds of Python per call, as much as a small
+        product); anything else goes through apply(), which also says what is
+        wrong with it."""
+        cupy = _cupy_calls()
+        if cupy is not None and type(x) is cupy.ndarray and self._on_device and x.dtype is self.dtype:
+            product, rows, cols = self._products[transposed]
+            memory = x.data
+            device = memory.device_id
+            if x.shape == (cols,) and x.strides[0] == x.itemsize and device == cupy.current_device():
+                stream = cupy.current_stream().ptr
+                y = self._reusable_result(rows, device, stream)
+                if y is None:
+                    y = cupy.ndarray((rows,), self.dtype)
+                product(memory.ptr, y.data.ptr, 1.0, 0.0, stream)
+                self._last_result = (y, stream) if rows <= _REUSED_UP_TO else None
+                return y
+        return self.apply(x, transposed=transposed)
+
+    def _reusable_result(self, rows, device, stream):
+        """The array the last `op @ x` returned, when the caller has dropped it
+        (`r = b - op @ x` in a loop) and it suits this product: writing into it
+        saves an allocation. Its product ran on `stream` too, so the new one
+        is ordered after it, as CuPy's memory pool orders a block's reuse."""
+        last = self._last_result
+        if last is None or not _COUNTS_ARE_EXACT or last[1] != stream:
+            return None
+        # Counted before a name here refers to the array: nothing but this
+        # tuple may hold it, nothing but it its MemoryPointer, nothing but that
+        # pointer its memory (a view or an exported pointer would), and no
+        # weak reference may see it overwritten.
+        if (_references(last) != _UNHELD or _references((last[0].data,)) != _UNHELD + 1
+                or _references((last[0].data.mem,)) != _UNHELD + 1 or weakref.getweakrefcount(last[0])):
+            return None
+        array = last[0]
+        if array.shape != (rows,) or array.data.device_id != device:
+            return None
+        return array
 
     def rmatvec(self, x):
         return self.apply(x, transposed=True)
@@ -186,7 +269,7 @@ class _Transposed:
         return self._op
 
     def __matmul__(self, x):
-        return self._op.apply(x, transposed=True)
+        return self._op._vector_or_apply(x, transposed=True)
 
     def apply(self, x, out=None, alpha=1.0, beta=0.0, stream=None):
         return self._op.apply(x, out=out, alpha=alpha, beta=beta, transposed=True, stream=stream)

@@ -69,6 +69,37 @@ def test_out_is_written_in_place(cupy, dtype):
     assert_product_close(out.get(), a, x, 2.0 * (a @ x) + 0.5 * y0, alpha=2.0, beta_term=0.5 * y0)
 
 
+def test_a_dropped_result_is_written_again_a_held_one_never(cupy):
+    a = random_matrix(2000, 2000, np.float64)
+    op = spmv.plan(a, backend="cuda")
+    x1, x2 = random_vector(2000, np.float64, seed=1), random_vector(2000, np.float64, seed=2)
+    x1_device, x2_device = cupy.asarray(x1), cupy.asarray(x2)
+    dropped = (op @ x1_device).data.ptr
+    y2 = op @ x2_device
+    assert y2.data.ptr == dropped  # nothing held the first result: its memory is written again
+    held = op @ x1_device
+    assert held.data.ptr != y2.data.ptr
+    view = held[1:]
+    del held
+    fresh = op @ x2_device
+    assert fresh.data.ptr != view.data.ptr - 8  # a view keeps its base from being written
+    pointer = fresh.data
+    del fresh
+    assert (op @ x1_device).data.ptr != pointer.ptr  # so does a MemoryPointer into it
+    dropped = (op @ x1_device).data.ptr
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        on_another_stream = op @ x2_device
+    assert on_another_stream.data.ptr != dropped  # reused on the stream of its last product only
+    stream.synchronize()
+    assert_product_close(on_another_stream.get(), a, x2, a @ x2)
+    assert_product_close(y2.get(), a, x2, a @ x2)
+    assert_product_close(view.get(), a[1:], x1, (a @ x1)[1:])
+    assert_product_close(cupy.ndarray((2000,), np.float64, memptr=pointer).get(), a, x2, a @ x2)
+    twice = op @ (op @ x1_device)  # the argument is never the result
+    assert_product_close(twice.get(), a, a @ x1, a @ (a @ x1))
+
+
 @pytest.mark.parametrize("order", ["C", "F"])
 def test_cupy_spmm(cupy, order):
     a = random_matrix(2500, 1500, np.float64)

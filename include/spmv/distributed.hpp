@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "spmv/error.hpp"
 #include "spmv/matrix.hpp"
 #include "spmv/operator.hpp"
 
@@ -139,10 +140,14 @@ struct ExchangeVolume {
   std::size_t total_bytes() const;  // received by all parts
 };
 // y[remote_rows[i]] += alpha remote_y[i]: a part's remote product, made on
-// its compressed rows, added into the part's y.
+// its compressed rows, added into the part's y (SpMM: rows of k entries,
+// row-major).
 template <class T>
-void add_remote_rows(const std::vector<index_t>& remote_rows, const T* remote_y, T alpha, T* y) {
-  for (std::size_t i = 0; i < remote_rows.size(); ++i) y[remote_rows[i]] += alpha * remote_y[i];
+void add_remote_rows(const std::vector<index_t>& remote_rows, const T* remote_y, T alpha, T* y, index_t k = 1) {
+  const auto width = static_cast<std::size_t>(k);
+  for (std::size_t i = 0; i < remote_rows.size(); ++i)
+    for (std::size_t j = 0; j < width; ++j)
+      y[static_cast<std::size_t>(remote_rows[i]) * width + j] += alpha * remote_y[i * width + j];
 }
 // y = alpha sum + beta y (beta == 0: y is not read): the all-gather's
 // transposed product, once the parts' full-length products are summed.
@@ -251,6 +256,18 @@ class DistributedOperator {
   // the parts' x and y of the steps below keep their values.
   void apply_transposed(const T* x, T* y, T alpha = T(1), T beta = T(0)) { transposed_product(x, y, alpha, beta); }
 
+  // C = alpha A B + beta C on global host matrices in the caller's order: B
+  // of cols() x k and C of rows() x k, both in `layout` without padding
+  // (beta == 0: C is not read). Each part's operators multiply its rows of B
+  // for the k columns at once (reading their matrices once): halo, its own
+  // rows and its ghosts', which go from the caller's B straight to the part
+  // that reads them (fewer bytes than each owner's rows sent on again);
+  // all-gather, every row. Uses buffers of its own, as apply_transposed.
+  void spmm(const T* b, T* c, index_t k, Layout layout, T alpha = T(1), T beta = T(0)) {
+    if (k < 0) throw InvalidArgument("distributed spmm: k = " + std::to_string(k) + " columns (must be >= 0)");
+    if (k > 0) matrix_product(b, c, k, layout, alpha, beta);
+  }
+
   // The steps, on vectors resident in the parts (what a solver iterates and
   // what the benchmark times). Each returns once its work has completed.
   // The global vectors are in the caller's order; under a row order the
@@ -281,6 +298,7 @@ class DistributedOperator {
   DistributedOperator(index_t rows, index_t cols, Partition partition, Exchange exchange, ExchangeVolume volume)
       : rows_(rows), cols_(cols), partition_(std::move(partition)), exchange_(exchange), volume_(std::move(volume)) {}
   virtual void transposed_product(const T* x, T* y, T alpha, T beta) = 0;
+  virtual void matrix_product(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) = 0;
 
  private:
   index_t rows_;

@@ -36,6 +36,7 @@
 #include "cuda/peer_link.hpp"
 #include "cuda/permute_vectors.hpp"
 #include "cuda/replayed_steps.hpp"
+#include "multi/dense_rows.hpp"
 #include "multi/part_operators.hpp"
 #include "spmv/error.hpp"
 
@@ -70,6 +71,16 @@ struct DevicePart {
     DeviceBuffer<T> x, y, ghost_y;
   };
   std::unique_ptr<TransposedVectors> transposed;
+  // spmm's operands, row-major, made by its first call and again for a
+  // larger k: the part's rows of B (all-gather: all of them), its ghosts'
+  // rows, its rows of C and its remote block's product, on the device and
+  // (B's, the ghosts' and C's) on the host.
+  struct SpmmOperands {
+    index_t k = 0;
+    DeviceBuffer<T> b, ghosts, c, remote;
+    std::vector<T> host_b, host_ghosts, host_c;
+  };
+  std::unique_ptr<SpmmOperands> spmm;
 
   DevicePart(int device_, const std::vector<PartMatrices<T>>& layout, int p, index_t cols, bool pull,
              const DistributedOptions& options)
@@ -268,6 +279,63 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
     }
   }
 
+  // Every part's rows of B (and of C) gathered on the host and uploaded, its
+  // products queued (the remote block's on the exchange stream, added into
+  // C by row after it), so that the parts' devices work at once; then each
+  // part's rows of C downloaded and put in place.
+  void matrix_product(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
+    const bool allgather = this->exchange_kind() == Exchange::allgather;
+    const index_t b_rows = this->cols(), c_rows = this->rows();
+    for (int p = 0; p < this->parts(); ++p) {
+      DevicePart<T>& part = *parts_[p];
+      const PartMatrices<T>& layout_p = layout_[p];
+      const DeviceScope on_device(part.device);
+      typename DevicePart<T>::SpmmOperands& m = spmm_operands(p, k);
+      const cudaStream_t stream = part.compute.get();
+      const index_t first = allgather ? 0 : layout_p.column_begin;
+      const index_t own = allgather ? b_rows : layout_p.column_end - first;
+      gather_dense_rows(b, b_rows, k, layout, own, [first](index_t i) { return first + i; }, m.host_b);
+      upload_staged(m.b.data(), m.host_b.data(), m.host_b.size() * sizeof(T), stream);
+      if (beta != T(0)) {
+        gather_dense_rows(
+            c, c_rows, k, layout, layout_p.row_end - layout_p.row_begin,
+            [&layout_p](index_t i) { return layout_p.row_begin + i; }, m.host_c);
+        upload_staged(m.c.data(), m.host_c.data(), m.host_c.size() * sizeof(T), stream);
+      }
+      if (allgather) {
+        part.ops.block->spmm(m.b.data(), m.c.data(), k, Layout::row_major, alpha, beta);
+        continue;
+      }
+      if (part.ops.remote) {  // uploaded before anything is queued: an upload waits for its stream
+        gather_dense_rows(
+            b, b_rows, k, layout, static_cast<index_t>(layout_p.ghost_columns.size()),
+            [&layout_p](index_t i) { return layout_p.ghost_columns[i]; }, m.host_ghosts);
+        upload_staged(m.ghosts.data(), m.host_ghosts.data(), m.host_ghosts.size() * sizeof(T), stream);
+      }
+      part.ops.local->spmm(m.b.data(), m.c.data(), k, Layout::row_major, alpha, beta);
+      if (!part.ops.remote) continue;
+      part.ops.remote->spmm(m.ghosts.data(), m.remote.data(), k, Layout::row_major, T(1), T(0));
+      SPMV_CUDA_CHECK(cudaEventRecord(part.received.get(), part.exchange.get()));
+      SPMV_CUDA_CHECK(cudaStreamWaitEvent(stream, part.received.get(), 0));
+      scatter_rows(part.remote_rows.data(), static_cast<index_t>(part.remote_rows.size()), k, Layout::row_major,
+                   m.remote.data(), m.c.data(), alpha, T(1), stream);
+    }
+    for (int p = 0; p < this->parts(); ++p) {
+      DevicePart<T>& part = *parts_[p];
+      const PartMatrices<T>& layout_p = layout_[p];
+      const DeviceScope on_device(part.device);
+      typename DevicePart<T>::SpmmOperands& m = *part.spmm;
+      const index_t rows = layout_p.row_end - layout_p.row_begin;
+      m.host_c.resize(static_cast<std::size_t>(rows) * k);
+      if (!m.host_c.empty())
+        SPMV_CUDA_CHECK(cudaMemcpyAsync(m.host_c.data(), m.c.data(), m.host_c.size() * sizeof(T),
+                                        cudaMemcpyDeviceToHost, part.compute.get()));
+      part.compute.synchronize();
+      scatter_dense_rows(
+          m.host_c, rows, [&layout_p](index_t i) { return layout_p.row_begin + i; }, c, c_rows, k, layout);
+    }
+  }
+
  private:
   std::unique_ptr<typename DevicePart<T>::TransposedVectors> make_transposed_vectors(
       const PartMatrices<T>& layout) const {
@@ -278,6 +346,25 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
                            "distributed transposed y");
     v->ghost_y = DeviceBuffer<T>(layout.ghost_columns.size(), "distributed transposed ghost shares");
     return v;
+  }
+
+  // Part p's spmm operands for k columns (made anew when k grows).
+  typename DevicePart<T>::SpmmOperands& spmm_operands(int p, index_t k) {
+    DevicePart<T>& part = *parts_[p];
+    if (part.spmm && part.spmm->k >= k) return *part.spmm;
+    const PartMatrices<T>& layout = layout_[p];
+    const auto width = static_cast<std::size_t>(k);
+    const bool allgather = this->exchange_kind() == Exchange::allgather;
+    part.spmm.reset();  // the old buffers freed before the larger ones are made
+    auto m = std::make_unique<typename DevicePart<T>::SpmmOperands>();
+    m->k = k;
+    m->b = DeviceBuffer<T>(width * (allgather ? this->cols() : layout.column_end - layout.column_begin),
+                           "distributed spmm B rows");
+    m->ghosts = DeviceBuffer<T>(width * layout.ghost_columns.size(), "distributed spmm ghost rows");
+    m->c = DeviceBuffer<T>(width * (layout.row_end - layout.row_begin), "distributed spmm C rows");
+    m->remote = DeviceBuffer<T>(width * layout.remote_rows.size(), "distributed spmm remote product");
+    part.spmm = std::move(m);
+    return *part.spmm;
   }
 
   // y = alpha (the sum of every part's full-length transposed product) +

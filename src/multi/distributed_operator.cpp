@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <string>
 
+#include "multi/dense_rows.hpp"
 #include "multi/part_operators.hpp"
 #include "spmv/error.hpp"
 #ifdef SPMV_HAVE_CUDA
@@ -135,6 +136,37 @@ class HostDistributedOperator final : public DistributedOperator<T> {
       }
   }
 
+  void matrix_product(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
+    const bool allgather = this->exchange_kind() == Exchange::allgather;
+    const index_t b_rows = this->cols(), c_rows = this->rows();
+    if (allgather) detail::gather_dense_rows(b, b_rows, k, layout, b_rows, [](index_t i) { return i; }, b_rows_);
+    for (int p = 0; p < this->parts(); ++p) {
+      const PartMatrices<T>& part = layout_[p];
+      const detail::PartOperators<T>& ops = parts_[p].ops;
+      const auto part_row = [&part](index_t i) { return part.row_begin + i; };
+      const index_t rows = part.row_end - part.row_begin;
+      if (beta != T(0)) detail::gather_dense_rows(c, c_rows, k, layout, rows, part_row, c_rows_);
+      c_rows_.resize(static_cast<std::size_t>(rows) * k);
+      if (allgather) {
+        ops.block->spmm(b_rows_.data(), c_rows_.data(), k, Layout::row_major, alpha, beta);
+      } else {
+        detail::gather_dense_rows(
+            b, b_rows, k, layout, part.column_end - part.column_begin,
+            [&part](index_t i) { return part.column_begin + i; }, b_rows_);
+        ops.local->spmm(b_rows_.data(), c_rows_.data(), k, Layout::row_major, alpha, beta);
+        if (ops.remote) {
+          detail::gather_dense_rows(
+              b, b_rows, k, layout, static_cast<index_t>(part.ghost_columns.size()),
+              [&part](index_t i) { return part.ghost_columns[i]; }, ghost_rows_);
+          remote_rows_.resize(part.remote_rows.size() * static_cast<std::size_t>(k));
+          ops.remote->spmm(ghost_rows_.data(), remote_rows_.data(), k, Layout::row_major, T(1), T(0));
+          add_remote_rows(part.remote_rows, remote_rows_.data(), alpha, c_rows_.data(), k);
+        }
+      }
+      detail::scatter_dense_rows(c_rows_, rows, part_row, c, c_rows, k, layout);
+    }
+  }
+
  private:
   struct HostPart {
     detail::PartOperators<T> ops;
@@ -149,6 +181,9 @@ class HostDistributedOperator final : public DistributedOperator<T> {
   std::vector<PartMatrices<T>> layout_;
   std::vector<HostPart> parts_;
   std::vector<T> summed_, part_product_;  // all-gather's transposed product
+  // spmm, row-major: a part's rows of B (all-gather: all), its ghosts', its
+  // rows of C, its remote block's product
+  std::vector<T> b_rows_, ghost_rows_, c_rows_, remote_rows_;
 };
 
 // The operator of a partition with a row order: `blocks` works on P A P^T
@@ -189,6 +224,18 @@ class ReorderedDistributedOperator final : public DistributedOperator<T> {
     for (std::size_t i = 0; i < order.size(); ++i) y[order[i]] = reordered_y_[i];
   }
 
+  // P A P^T (P B) = P (A B): B's rows and C's go through P's order.
+  void matrix_product(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
+    const std::vector<index_t>& order = this->partition().row_order;
+    const auto in_order = [&order](index_t i) { return order[i]; };
+    const index_t n = this->rows();
+    detail::gather_dense_rows(b, n, k, layout, n, in_order, reordered_b_);
+    if (beta != T(0)) detail::gather_dense_rows(c, n, k, layout, n, in_order, reordered_c_);
+    reordered_c_.resize(reordered_b_.size());
+    blocks_->spmm(reordered_b_.data(), reordered_c_.data(), k, Layout::row_major, alpha, beta);
+    detail::scatter_dense_rows(reordered_c_, n, in_order, c, n, k, layout);
+  }
+
  private:
   const T* gathered(const T* vector) {
     const std::vector<index_t>& order = this->partition().row_order;
@@ -199,6 +246,7 @@ class ReorderedDistributedOperator final : public DistributedOperator<T> {
   std::unique_ptr<DistributedOperator<T>> blocks_;
   std::vector<T> reordered_;
   std::vector<T> reordered_y_;  // the transposed product's y (a square matrix: rows entries)
+  std::vector<T> reordered_b_, reordered_c_;  // spmm's B and C in P's order, row-major
 };
 
 // The operator of parts that are contiguous row blocks of the matrix they were split from.

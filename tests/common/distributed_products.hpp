@@ -1,7 +1,7 @@
-// Shared by the host and GPU tests of the distributed operator: products and
-// transposed products of a distributed operator over P parts against the
-// reference, with y = NaN for beta == 0 (must not be read) and with alpha
-// and beta.
+// Shared by the host and GPU tests of the distributed operator: products,
+// transposed products and SpMM of a distributed operator over P parts
+// against the reference, with y = NaN for beta == 0 (must not be read) and
+// with alpha and beta.
 #pragma once
 
 #include <limits>
@@ -48,6 +48,20 @@ void check_distributed_products(const Csr<double>& matrix, const std::string& na
   yt = yt0;
   op->apply_transposed(xt.data(), yt.data(), T(-0.5), T(2));
   EXPECT_TRUE(matches_reference_spmv_transposed(a, xt, yt0, T(-0.5), T(2), yt)) << "transposed, alpha and beta";
+  // SpMM through the same parts, both layouts, C = NaN for beta == 0, then
+  // alpha and beta; k grows from 3 to 5 (a device operator remakes its buffers).
+  for (const index_t k : {index_t{3}, index_t{5}})
+    for (const Layout layout : {Layout::row_major, Layout::col_major}) {
+      const auto b = random_vector<T>(static_cast<std::size_t>(a.cols) * k, 50 + k);
+      const auto c0 = random_vector<T>(static_cast<std::size_t>(a.rows) * k, 60 + k);
+      std::vector<T> c(c0.size(), std::numeric_limits<T>::quiet_NaN());
+      op->spmm(b.data(), c.data(), k, layout);
+      EXPECT_TRUE(matches_reference_spmm(a, b, {}, k, layout, T(1), T(0), c)) << "spmm " << to_string(layout) << " k=" << k;
+      c = c0;
+      op->spmm(b.data(), c.data(), k, layout, T(-0.5), T(2));
+      EXPECT_TRUE(matches_reference_spmm(a, b, c0, k, layout, T(-0.5), T(2), c))
+          << "spmm, alpha and beta, " << to_string(layout) << " k=" << k;
+    }
   // The steps one at a time give the same result as run(), also repeated.
   for (std::uint64_t round = 0; round < 2; ++round) {
     const auto stepped_x = random_vector<T>(a.cols, 40 + round);

@@ -382,6 +382,17 @@ TEST(DistributedOperator, EachPartHasItsOwnPlan) {
   EXPECT_EQ(op->volume().total_bytes(), 4u * 12 * sizeof(double));  // two interfaces of 12, both ways
 }
 
+TEST(DistributedOperator, SpmmOfNoColumnsTouchesNothingAndNegativeColumnsAreRefused) {
+  const Csr<double> a = stencil();
+  DistributedOptions options;
+  options.part_options.backend = Backend::cpu;
+  const auto op = make_distributed_operator(a, partition_rows(a, 3), options);
+  std::vector<double> c(static_cast<std::size_t>(a.rows), 7.0);
+  op->spmm(nullptr, c.data(), 0, Layout::row_major, 1.0, 0.0);
+  EXPECT_EQ(c, std::vector<double>(c.size(), 7.0));
+  EXPECT_THROW(op->spmm(nullptr, c.data(), -1, Layout::col_major), InvalidArgument);
+}
+
 TEST(DistributedOperator, CudaWithoutADeviceIsUnavailable) {
   if (cuda_available()) GTEST_SKIP() << "a CUDA device is present (tests/gpu covers it)";
   const Csr<double> a = stencil();

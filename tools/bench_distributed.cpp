@@ -61,6 +61,7 @@ DistributedMeasurement measure(const BenchProblem<T>& problem, Backend backend, 
   options.overlap = d.overlap;
   options.replay_graphs = d.replay_graphs;
   options.pull_from_peers = d.pull_from_peers;
+  options.nccl = d.nccl;
   const Partition partition = spmv::partition(a, d.method, parts);
   const auto op = make_distributed_operator(a, partition, options);
   m.volume = op->volume();
@@ -190,9 +191,13 @@ nlohmann::ordered_json run_typed(BenchReport& report, const Csr<double>& matrix,
   if (many.status != "ok" || one.status != "ok") return {};
   if (gpu)
     std::printf("steps %s (one part: %s; %d parts: %s); x entries %s\n",
-                d.replay_graphs ? "captured and replayed as CUDA graphs" : "queued one by one (--no-graphs)",
+                d.nccl            ? "queued one by one (--nccl)"
+                : d.replay_graphs ? "captured and replayed as CUDA graphs"
+                                  : "queued one by one (--no-graphs)",
                 one.replayed_graphs ? "replayed" : "queued", d.parts, many.replayed_graphs ? "replayed" : "queued",
-                many.pulled ? "read from their owners' memory (pull)" : "packed by their owners and copied (push)");
+                d.nccl ? "packed by their owners and sent by NCCL"
+                : many.pulled ? "read from their owners' memory (pull)"
+                              : "packed by their owners and copied (push)");
   for (const auto* m : {&one, &many})
     if (!m->graph_refusal.empty()) std::printf("capture refused: %s\n", m->graph_refusal.c_str());
   std::printf("%-5s %6s %12s %12s %12s %12s %-28s %12s\n", "part", "device", "non-zeros", "recv KiB", "sent KiB",
@@ -301,6 +306,7 @@ nlohmann::ordered_json run_distributed_bench(BenchReport& report, const Csr<doub
   json["overlap"] = settings.overlap;
   json["replay_graphs"] = settings.replay_graphs;
   json["pull_from_peers"] = settings.pull_from_peers;
+  json["nccl"] = settings.nccl;
   json["device_ordinals"] = settings.devices;
   json["distributed"] = distributed;
   return json;

@@ -22,6 +22,7 @@ struct DistributedBenchSettings {
   bool overlap = true;        // DistributedOptions::overlap
   bool replay_graphs = true;  // DistributedOptions::replay_graphs
   bool pull_from_peers = true;  // DistributedOptions::pull_from_peers
+  bool nccl = false;            // DistributedOptions::nccl
   // Each part's link for the model's multi-GPU prediction (GB/s each way);
   // empty: that prediction is not made.
   std::optional<double> link_gbs;

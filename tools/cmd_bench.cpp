@@ -57,6 +57,7 @@ struct BenchOptions {
   bool no_overlap = false;
   bool no_graphs = false;
   bool push = false;
+  bool nccl = false;
   int copies = 1;
 };
 
@@ -160,9 +161,10 @@ int run_bench(const BenchOptions& o) {
   if (distributed_run && (o.k > 1 || o.transposed || o.out_of_core || o.with_cpu || o.kernels != "all"))
     throw InvalidArgument("bench: --parts and --gpus time the distributed SpMV: they take no --k, --transposed, "
                           "--out-of-core, --with-cpu or --kernels (each part's plan chooses its kernel)");
-  if (!distributed_run && (!o.partition.empty() || !o.exchange.empty() || o.no_overlap || o.no_graphs || o.push || o.link_gbs > 0))
-    throw InvalidArgument(
-        "bench: --partition, --exchange, --no-overlap, --no-graphs, --push and --link-gbs go with --parts or --gpus");
+  if (!distributed_run &&
+      (!o.partition.empty() || !o.exchange.empty() || o.no_overlap || o.no_graphs || o.push || o.nccl || o.link_gbs > 0))
+    throw InvalidArgument("bench: --partition, --exchange, --no-overlap, --no-graphs, --push, --nccl and --link-gbs go "
+                          "with --parts or --gpus");
   if (o.gpus > 0 && report.backend != Backend::cuda && report.backend != Backend::cusparse)
     throw InvalidArgument("bench: --gpus needs --backend cuda or cusparse (or auto on a GPU machine)");
   Csr<double> a;
@@ -191,6 +193,7 @@ int run_bench(const BenchOptions& o) {
     distributed.overlap = !o.no_overlap;
     distributed.replay_graphs = !o.no_graphs;
     distributed.pull_from_peers = !o.push;
+    distributed.nccl = o.nccl;
     distributed.method = partition_method_from_string(o.partition.empty() ? "nnz" : o.partition);
     distributed.exchange = exchange_from_string(o.exchange.empty() ? "halo" : o.exchange);
     if (o.link_gbs > 0) distributed.link_gbs = o.link_gbs;
@@ -312,6 +315,9 @@ Command add_bench_command(CLI::App& app) {
               "with --parts or --gpus on a GPU: each part packs the x entries it sends and the receiver copies the "
               "pack, instead of reading them from their owner's memory (what a pair of GPUs without peer access "
               "does)");
+  c->add_flag("--nccl", o->nccl,
+              "with --gpus: the x entries travel by NCCL's sends and receives (one part per GPU; libnccl.so.2 "
+              "loaded at run time) instead of CUDA copies");
   c->add_option("--link-gbs", o->link_gbs,
                 "with --parts or --gpus: each device's link bandwidth (GB/s each way) for the predicted time on P "
                 "devices")

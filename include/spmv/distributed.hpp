@@ -221,6 +221,13 @@ struct DistributedOptions {
   // a pair of devices without peer access: each owner packs the entries it
   // sends and the receiver copies the pack after an event.
   bool pull_from_peers = true;
+  // Devices: the x entries travel by NCCL's point-to-point sends and
+  // receives (one group of them over every part per exchange) instead of
+  // the CUDA copies above: one part per device, the owners pack their send
+  // lists (as with push), steps are queued one by one (not replayed), and
+  // libnccl.so.2 is loaded at run time (Unavailable without it). The
+  // transposed product and SpMM are not affected.
+  bool nccl = false;
 };
 
 template <class T>
@@ -293,6 +300,8 @@ class DistributedOperator {
   // Whether the parts read their x entries from the owners' memory
   // (DistributedOptions::pull_from_peers and peer access; false on the host).
   virtual bool pulls_from_peers() const { return false; }
+  // Whether the exchange goes through NCCL (DistributedOptions::nccl).
+  virtual bool uses_nccl() const { return false; }
 
  protected:
   DistributedOperator(index_t rows, index_t cols, Partition partition, Exchange exchange, ExchangeVolume volume)

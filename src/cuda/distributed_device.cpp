@@ -31,6 +31,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_scope.hpp"
+#include "cuda/nccl_communicators.hpp"
 #include "cuda/non_blocking_stream.hpp"
 #include "cuda/ordering_event.hpp"
 #include "cuda/peer_link.hpp"
@@ -130,7 +131,8 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
     for (int p = 0; p < this->parts(); ++p)
       devices.push_back(options.devices.empty() ? options.part_options.device
                                                 : options.devices[p % options.devices.size()]);
-    pull_ = options.pull_from_peers;
+    pull_ = options.pull_from_peers && !options.nccl;
+    if (options.nccl) nccl_ = std::make_unique<NcclCommunicators>(devices);
     for (const int device : devices)
       for (const int peer : devices) {
         enable_peer_access(device, peer);
@@ -144,7 +146,7 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
       const DeviceScope on_device(parts_[p]->device);
       SPMV_CUDA_CHECK(cudaDeviceSynchronize());
     }
-    make_step_groups(devices, options.replay_graphs);
+    make_step_groups(devices, options.replay_graphs && !options.nccl);
   }
 
   ~DeviceDistributedOperator() override {
@@ -217,6 +219,7 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
   bool replays_graphs() const override { return last_replayed_; }
   std::string graph_refusal() const override { return last_refusal_; }
   bool pulls_from_peers() const override { return pull_; }
+  bool uses_nccl() const override { return nccl_ != nullptr; }
 
   std::vector<std::vector<OperatorDescription>> describe_parts() const override {
     std::vector<std::vector<OperatorDescription>> descriptions;
@@ -485,41 +488,85 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
 
   // Every part of the group receives its x entries on its exchange stream,
   // multiplies its remote block there (halo, with remote_products), and
-  // records `received` (push: the group holds every part, and they pack
-  // first).
+  // records `received` (push and NCCL: the group holds every part, and they
+  // pack first).
   void queue_exchange(const StepGroup& group, bool remote_products) {
-    const bool allgather = this->exchange_kind() == Exchange::allgather;
     if (!pull_) queue_packing();
+    if (nccl_) queue_nccl_exchange();
     for (const int p : group.parts) {
       DevicePart<T>& receiver = *parts_[p];
       const DeviceScope on_device(receiver.device);
       const cudaStream_t stream = receiver.exchange.get();
-      if (allgather) {
-        for (int q = 0; q < this->parts(); ++q) {
-          if (q == p) continue;
-          const PartMatrices<T>& owner = layout_[q];
-          if (!pull_) SPMV_CUDA_CHECK(cudaStreamWaitEvent(stream, parts_[q]->packed.get(), 0));
-          copy_between(receiver.x.data() + owner.column_begin, parts_[q]->x.data() + owner.column_begin,
-                       owner.column_end - owner.column_begin, stream);
-        }
-      } else {
-        for (const HaloReceive& receive : layout_[p].receives) {
-          if (receive.count == 0) continue;
-          DevicePart<T>& sender = *parts_[receive.from];
-          if (pull_) {
-            gather_rows(receiver.ghost_sources.data() + receive.offset, receive.count, 1, Layout::row_major,
-                        sender.x.data(), receiver.ghosts.data() + receive.offset, stream);
-          } else {
-            SPMV_CUDA_CHECK(cudaStreamWaitEvent(stream, sender.packed.get(), 0));
-            const index_t offset = sender.send_offsets[send_index(layout_[receive.from], p)];
-            copy_between(receiver.ghosts.data() + receive.offset, sender.send_buffer.data() + offset, receive.count,
-                         stream);
-          }
-        }
-      }
+      if (!nccl_) queue_copies_to(p, stream);
       if (remote_products) queue_remote_product(receiver);
       SPMV_CUDA_CHECK(cudaEventRecord(receiver.received.get(), stream));
     }
+  }
+
+  // Part p's x entries from their owners by CUDA copies on `stream`: gathered
+  // from the owners' x (pull), or copied from their packed send buffers
+  // after their `packed` events (push); all-gather, every other part's slice.
+  void queue_copies_to(int p, cudaStream_t stream) {
+    DevicePart<T>& receiver = *parts_[p];
+    if (this->exchange_kind() == Exchange::allgather) {
+      for (int q = 0; q < this->parts(); ++q) {
+        if (q == p) continue;
+        const PartMatrices<T>& owner = layout_[q];
+        if (!pull_) SPMV_CUDA_CHECK(cudaStreamWaitEvent(stream, parts_[q]->packed.get(), 0));
+        copy_between(receiver.x.data() + owner.column_begin, parts_[q]->x.data() + owner.column_begin,
+                     owner.column_end - owner.column_begin, stream);
+      }
+      return;
+    }
+    for (const HaloReceive& receive : layout_[p].receives) {
+      if (receive.count == 0) continue;
+      DevicePart<T>& sender = *parts_[receive.from];
+      if (pull_) {
+        gather_rows(receiver.ghost_sources.data() + receive.offset, receive.count, 1, Layout::row_major,
+                    sender.x.data(), receiver.ghosts.data() + receive.offset, stream);
+      } else {
+        SPMV_CUDA_CHECK(cudaStreamWaitEvent(stream, sender.packed.get(), 0));
+        const index_t offset = sender.send_offsets[send_index(layout_[receive.from], p)];
+        copy_between(receiver.ghosts.data() + receive.offset, sender.send_buffer.data() + offset, receive.count,
+                     stream);
+      }
+    }
+  }
+
+  // NCCL (the group holds every part, and they have packed): each owner's
+  // send lists (halo) or its slice of x (all-gather) to the parts that read
+  // them, every part's sends and receives on its exchange stream, all in one
+  // NCCL group.
+  void queue_nccl_exchange() {
+    const bool allgather = this->exchange_kind() == Exchange::allgather;
+    constexpr NcclDataType type = nccl_type<T>();
+    nccl_->group([&] {
+      for (int p = 0; p < this->parts(); ++p) {
+        DevicePart<T>& part = *parts_[p];
+        const PartMatrices<T>& layout = layout_[p];
+        const DeviceScope on_device(part.device);
+        const cudaStream_t stream = part.exchange.get();
+        if (allgather) {
+          for (int q = 0; q < this->parts(); ++q) {
+            if (q == p) continue;
+            const auto own = static_cast<std::size_t>(layout.column_end - layout.column_begin);
+            const auto theirs = static_cast<std::size_t>(layout_[q].column_end - layout_[q].column_begin);
+            if (own > 0) nccl_->send(p, part.x.data() + layout.column_begin, own, type, q, stream);
+            if (theirs > 0) nccl_->receive(p, part.x.data() + layout_[q].column_begin, theirs, type, q, stream);
+          }
+          continue;
+        }
+        for (std::size_t s = 0; s < layout.sends.size(); ++s) {
+          const std::size_t count = layout.sends[s].local_columns.size();
+          if (count > 0)
+            nccl_->send(p, part.send_buffer.data() + part.send_offsets[s], count, type, layout.sends[s].to, stream);
+        }
+        for (const HaloReceive& receive : layout.receives)
+          if (receive.count > 0)
+            nccl_->receive(p, part.ghosts.data() + receive.offset, static_cast<std::size_t>(receive.count), type,
+                           receive.from, stream);
+      }
+    });
   }
 
   // Push: every sender's exchange stream waits for its x (written on its
@@ -567,6 +614,7 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
   std::vector<PartMatrices<T>> layout_;
   bool overlap_;
   bool pull_ = true;
+  std::unique_ptr<NcclCommunicators> nccl_;  // DistributedOptions::nccl
   std::vector<std::unique_ptr<DevicePart<T>>> parts_;
   std::vector<StepGroup> groups_;
   std::vector<int> group_of_part_;

@@ -213,6 +213,7 @@ class ReorderedDistributedOperator final : public DistributedOperator<T> {
   bool replays_graphs() const override { return blocks_->replays_graphs(); }
   std::string graph_refusal() const override { return blocks_->graph_refusal(); }
   bool pulls_from_peers() const override { return blocks_->pulls_from_peers(); }
+  bool uses_nccl() const override { return blocks_->uses_nccl(); }
 
  protected:
   // A^T of P A P^T is P A^T P^T: x and y go through P's order as in apply.
@@ -257,6 +258,9 @@ std::unique_ptr<DistributedOperator<T>> make_row_block_operator(index_t rows, in
   switch (options.part_options.backend) {
     case Backend::reference:
     case Backend::cpu:
+      if (options.nccl)
+        throw InvalidArgument(std::string("DistributedOptions::nccl sends between devices: backend '") +
+                              to_string(options.part_options.backend) + "' has none (use cuda or cusparse)");
       return std::make_unique<HostDistributedOperator<T>>(rows, cols, partition, std::move(parts), options);
     case Backend::cuda:
     case Backend::cusparse:

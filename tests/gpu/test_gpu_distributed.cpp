@@ -3,8 +3,8 @@
 // the graph partition (its parts' vectors in P's order on the device), halo
 // and all-gather, cuda and cusparse parts, f32 and f64, against the
 // reference on the zoo and a few real matrices; and parts spread over every
-// GPU of the machine (peer copies), with and without the overlap; repeated
-// runs replayed as a captured graph.
+// GPU of the machine (peer copies), with and without the overlap, and one
+// part per GPU with NCCL; repeated runs replayed as a captured graph.
 #include <gtest/gtest.h>
 
 #ifdef SPMV_HAVE_CUDA
@@ -81,6 +81,39 @@ TEST(GpuDistributed, PartsOnEveryDevice) {
           test::check_distributed_products<double>(m.matrix, m.name, PartitionMethod::nonzeros, parts, options);
           test::check_distributed_products<float>(m.matrix, m.name, PartitionMethod::rows, parts, options);
         }
+}
+
+// The NCCL transport, one part on each of the first P devices (P = 1 to all
+// of them): products, transposed products and SpMM as the shared check runs
+// them, halo and all-gather. Two parts on one device are refused. Without
+// libnccl.so.2 the test skips (fails with SPMV_REQUIRE_GPU=1: the GPU
+// machines we run on have NCCL).
+TEST(GpuDistributed, NcclSendsTheEntriesBetweenOnePartPerDevice) {
+  SPMV_GPU_TEST_PRELUDE();
+  int devices = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&devices), cudaSuccess);
+  const Csr<double> a = generate(parse_generator_spec("stencil27:n=16"));
+  DistributedOptions options;
+  options.part_options.backend = Backend::cuda;
+  options.nccl = true;
+  options.devices = {0};
+  try {
+    EXPECT_TRUE(make_distributed_operator(a, partition_rows(a, 1), options)->uses_nccl());
+  } catch (const Unavailable& e) {
+    if (test::gpu_required()) FAIL() << e.what();
+    GTEST_SKIP() << e.what();
+  }
+  options.devices = {0, 0};
+  EXPECT_THROW(make_distributed_operator(a, partition_rows(a, 2), options), InvalidArgument);
+  for (int parts = 1; parts <= devices; ++parts) {
+    options.devices.clear();
+    for (int device = 0; device < parts; ++device) options.devices.push_back(device);
+    for (const Exchange exchange : {Exchange::halo, Exchange::allgather}) {
+      options.exchange = exchange;
+      test::check_distributed_products<double>(a, "stencil27:n=16", PartitionMethod::nonzeros, parts, options);
+      test::check_distributed_products<float>(a, "stencil27:n=16", PartitionMethod::rows, parts, options);
+    }
+  }
 }
 
 // run() replays its captured graph from the second call on (or queues its

@@ -391,6 +391,8 @@ TEST(DistributedOperator, SpmmOfNoColumnsTouchesNothingAndNegativeColumnsAreRefu
   op->spmm(nullptr, c.data(), 0, Layout::row_major, 1.0, 0.0);
   EXPECT_EQ(c, std::vector<double>(c.size(), 7.0));
   EXPECT_THROW(op->spmm(nullptr, c.data(), -1, Layout::col_major), InvalidArgument);
+  options.nccl = true;  // NCCL sends between devices: host parts have none
+  EXPECT_THROW(make_distributed_operator(a, partition_rows(a, 3), options), InvalidArgument);
 }
 
 TEST(DistributedOperator, CudaWithoutADeviceIsUnavailable) {

@@ -3,14 +3,21 @@
 // product and the transposed product over MPI (halo and all-gather, equal
 // rows, equal non-zeros and the graph partition, f32 and f64, cpu backend)
 // gathered from all ranks must match the reference on the zoo and the small
-// real matrices. Under the graph
+// real matrices (SPMV_MPI_BACKEND=cuda: the parts on the GPUs, one rank per
+// GPU). Under the graph
 // partition each rank's x and y hold the entries of its owned_rows(). Prints
 // one line per failure and exits non-zero on rank 0 when any rank failed.
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <numeric>
+#include <string>
+
+#ifdef SPMV_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 #include "spmv/mpi.hpp"
 #include "test_support.hpp"
@@ -49,6 +56,27 @@ std::vector<T> gathered_in_a_order(const std::vector<T>& local, const std::vecto
   return in_a_order;
 }
 
+// Each rank's part on the cpu backend; with SPMV_MPI_BACKEND=cuda (a GPU
+// machine) on the cuda backend, rank r on GPU r % (the GPUs it sees): one
+// rank per GPU, x exchanged over MPI through the host.
+PlanOptions part_options(int rank) {
+  PlanOptions options;
+  options.backend = Backend::cpu;
+  const char* backend = std::getenv("SPMV_MPI_BACKEND");
+  if (backend == nullptr || std::string(backend) != "cuda") return options;
+  options.backend = Backend::cuda;
+#ifdef SPMV_HAVE_CUDA
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
+    throw Unavailable("SPMV_MPI_BACKEND=cuda but this rank sees no CUDA device");
+  options.device = rank % devices;
+#else
+  (void)rank;
+  throw Unavailable("SPMV_MPI_BACKEND=cuda but this build has no CUDA backend");
+#endif
+  return options;
+}
+
 // The product and the transposed product over the communicator for one
 // case; true when both match.
 template <class T>
@@ -56,9 +84,7 @@ bool product_matches(const Csr<double>& matrix, const std::string& name, Partiti
                      int ranks, int rank) {
   const Csr<T> a = cast<T>(matrix);
   const Partition partition = spmv::partition(a, method, ranks);
-  PlanOptions options;
-  options.backend = Backend::cpu;
-  MpiOperator<T> op(a, partition, exchange, options, MPI_COMM_WORLD);
+  MpiOperator<T> op(a, partition, exchange, part_options(rank), MPI_COMM_WORLD);
   const auto reported = [&](const ::testing::AssertionResult& result, const char* product) {
     if (!result && rank == 0)
       std::printf("FAILED %s%s, %d ranks by %s, %s, %s: %s\n", product, name.c_str(), ranks, to_string(method),
@@ -107,7 +133,10 @@ int run(int ranks, int rank) {
   }
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) std::printf("%d ranks: %d cases, %d failures (summed over ranks)\n", ranks, cases, total);
+  const PlanOptions options = part_options(rank);
+  if (rank == 0)
+    std::printf("%d ranks: %d cases, %d failures (summed over ranks); parts on the %s backend (rank 0: device %d)\n",
+                ranks, cases, total, to_string(options.backend), options.device);
   return total == 0 && cases > 0 ? 0 : 1;
 }
 

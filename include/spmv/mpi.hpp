@@ -52,6 +52,13 @@ class MpiOperator {
   // there (the halo reversed); all-gather: MPI_Reduce_scatter of the
   // full-length products.
   void apply_transposed(const T* x_local, T* y_local, T alpha = T(1), T beta = T(0));
+  // Collective: c_local = alpha (A B)_rank + beta c_local for k columns,
+  // b_local holding this rank's rows of B (the entries apply reads from
+  // x_local, k of them each) and c_local its rows of C, both in `layout`
+  // without padding (beta == 0: c_local is not read). The ghosts' rows of B
+  // travel along the halo lists (k entries each), or every rank's rows by
+  // MPI_Allgatherv; the rank's operators multiply the k columns at once.
+  void spmm(const T* b_local, T* c_local, index_t k, Layout layout, T alpha = T(1), T beta = T(0));
 
  private:
   MPI_Comm comm_;
@@ -64,6 +71,11 @@ class MpiOperator {
   std::vector<T> summed_;  // all-gather: the rank's columns of the summed transposed products
   std::vector<T> remote_y_;  // the remote product on the compressed rows (add_remote_rows; transposed: their x)
   std::vector<std::vector<T>> send_buffers_;
+  // spmm, row-major: the rank's rows of B (all-gather: every rank's), its
+  // ghosts' rows, its rows of C, its remote block's product, the packed rows
+  // it sends
+  std::vector<T> b_rows_, ghost_rows_, c_rows_, remote_rows_;
+  std::vector<std::vector<T>> send_rows_;
 };
 
 }  // namespace spmv

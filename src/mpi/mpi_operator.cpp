@@ -2,8 +2,11 @@
 // operators planned through plan(), the exchange over MPI.
 #include "spmv/mpi.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <string>
 
+#include "multi/dense_rows.hpp"
 #include "spmv/error.hpp"
 
 namespace spmv {
@@ -17,6 +20,15 @@ MPI_Datatype mpi_type() {
 
 void check_mpi(int status, const char* call) {
   if (status != MPI_SUCCESS) throw Error(std::string("MPI call failed: ") + call);
+}
+
+// rows x k entries as an MPI count (an int).
+int message_count(index_t rows, index_t k) {
+  const std::int64_t count = std::int64_t{rows} * k;
+  if (count > std::numeric_limits<int>::max())
+    throw InvalidArgument("MpiOperator::spmm: a message of " + std::to_string(count) +
+                          " entries is beyond MPI's int counts (fewer columns at once)");
+  return static_cast<int>(count);
 }
 
 }  // namespace
@@ -122,6 +134,59 @@ void MpiOperator<T>::apply_transposed(const T* x_local, T* y_local, T alpha, T b
     const std::vector<index_t>& columns = part_.sends[s].local_columns;
     for (std::size_t i = 0; i < columns.size(); ++i) y_local[columns[i]] += alpha * send_buffers_[s][i];
   }
+}
+
+template <class T>
+void MpiOperator<T>::spmm(const T* b_local, T* c_local, index_t k, Layout layout, T alpha, T beta) {
+  if (k < 0) throw InvalidArgument("MpiOperator::spmm: k = " + std::to_string(k) + " columns (must be >= 0)");
+  if (k == 0) return;
+  const index_t own = part_.column_end - part_.column_begin, rows = part_.row_end - part_.row_begin;
+  const auto same_row = [](index_t i) { return i; };
+  if (beta != T(0)) detail::gather_dense_rows(c_local, rows, k, layout, rows, same_row, c_rows_);
+  c_rows_.resize(static_cast<std::size_t>(rows) * k);
+  if (exchange_ == Exchange::allgather) {  // every rank's rows of B, row-major, as slices k times as long
+    std::vector<T> own_rows;
+    detail::gather_dense_rows(b_local, own, k, layout, own, same_row, own_rows);
+    std::vector<int> counts(slice_counts_.size()), offsets(slice_offsets_.size());
+    for (std::size_t p = 0; p < counts.size(); ++p) {
+      counts[p] = message_count(slice_counts_[p], k);
+      offsets[p] = message_count(slice_offsets_[p], k);
+    }
+    b_rows_.resize(static_cast<std::size_t>(full_x_.size()) * k);
+    check_mpi(MPI_Allgatherv(own_rows.data(), message_count(own, k), mpi_type<T>(), b_rows_.data(), counts.data(),
+                             offsets.data(), mpi_type<T>(), comm_),
+              "MPI_Allgatherv");
+    block_->spmm(b_rows_.data(), c_rows_.data(), k, Layout::row_major, alpha, beta);
+  } else {
+    detail::gather_dense_rows(b_local, own, k, layout, own, same_row, b_rows_);
+    ghost_rows_.resize(part_.ghost_columns.size() * static_cast<std::size_t>(k));
+    send_rows_.resize(part_.sends.size());
+    std::vector<MPI_Request> requests;
+    for (const HaloReceive& receive : part_.receives) {
+      requests.emplace_back();
+      check_mpi(MPI_Irecv(ghost_rows_.data() + static_cast<std::size_t>(receive.offset) * k,
+                          message_count(receive.count, k), mpi_type<T>(), receive.from, 2, comm_, &requests.back()),
+                "MPI_Irecv");
+    }
+    for (std::size_t s = 0; s < part_.sends.size(); ++s) {
+      const std::vector<index_t>& columns = part_.sends[s].local_columns;
+      detail::gather_dense_rows(
+          b_rows_.data(), own, k, Layout::row_major, static_cast<index_t>(columns.size()),
+          [&columns](index_t i) { return columns[i]; }, send_rows_[s]);
+      requests.emplace_back();
+      check_mpi(MPI_Isend(send_rows_[s].data(), message_count(static_cast<index_t>(columns.size()), k),
+                          mpi_type<T>(), part_.sends[s].to, 2, comm_, &requests.back()),
+                "MPI_Isend");
+    }
+    local_->spmm(b_rows_.data(), c_rows_.data(), k, Layout::row_major, alpha, beta);
+    check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    if (remote_) {
+      remote_rows_.resize(part_.remote_rows.size() * static_cast<std::size_t>(k));
+      remote_->spmm(ghost_rows_.data(), remote_rows_.data(), k, Layout::row_major, T(1), T(0));
+      add_remote_rows(part_.remote_rows, remote_rows_.data(), alpha, c_rows_.data(), k);
+    }
+  }
+  detail::scatter_dense_rows(c_rows_, rows, same_row, c_local, rows, k, layout);
 }
 
 template class MpiOperator<float>;

@@ -56,7 +56,8 @@ void check_distributed_products(const Csr<double>& matrix, const std::string& na
       const auto c0 = random_vector<T>(static_cast<std::size_t>(a.rows) * k, 60 + k);
       std::vector<T> c(c0.size(), std::numeric_limits<T>::quiet_NaN());
       op->spmm(b.data(), c.data(), k, layout);
-      EXPECT_TRUE(matches_reference_spmm(a, b, {}, k, layout, T(1), T(0), c)) << "spmm " << to_string(layout) << " k=" << k;
+      EXPECT_TRUE(matches_reference_spmm(a, b, {}, k, layout, T(1), T(0), c))
+          << "spmm " << to_string(layout) << " k=" << k;
       c = c0;
       op->spmm(b.data(), c.data(), k, layout, T(-0.5), T(2));
       EXPECT_TRUE(matches_reference_spmm(a, b, c0, k, layout, T(-0.5), T(2), c))

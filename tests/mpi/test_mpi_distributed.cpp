@@ -1,12 +1,12 @@
 // Run under mpirun with 2 or more ranks (ctest MpiDistributed.Ranks2/3): every
 // rank builds the same matrices, keeps its part of each partition, and the
-// product and the transposed product over MPI (halo and all-gather, equal
-// rows, equal non-zeros and the graph partition, f32 and f64, cpu backend)
-// gathered from all ranks must match the reference on the zoo and the small
-// real matrices (SPMV_MPI_BACKEND=cuda: the parts on the GPUs, one rank per
-// GPU). Under the graph
-// partition each rank's x and y hold the entries of its owned_rows(). Prints
-// one line per failure and exits non-zero on rank 0 when any rank failed.
+// product, the transposed product and SpMM (3 columns, both layouts) over MPI
+// (halo and all-gather, equal rows, equal non-zeros and the graph partition,
+// f32 and f64, cpu backend) gathered from all ranks must match the reference
+// on the zoo and the small real matrices (SPMV_MPI_BACKEND=cuda: the parts on
+// the GPUs, one rank per GPU). Under the graph partition each rank's x and y
+// hold the entries of its owned_rows(). Prints one line per failure and exits
+// non-zero on rank 0 when any rank failed.
 #include <mpi.h>
 
 #include <cstdio>
@@ -19,6 +19,7 @@
 #include <cuda_runtime.h>
 #endif
 
+#include "multi/dense_rows.hpp"
 #include "spmv/mpi.hpp"
 #include "test_support.hpp"
 
@@ -31,6 +32,18 @@ std::vector<T> entries_at(const std::vector<T>& v, const std::vector<index_t>& i
   std::vector<T> entries;
   for (const index_t i : indices) entries.push_back(v[i]);
   return entries;
+}
+
+// The rows `indices` of an n x k block in `layout`, as a block in that layout.
+template <class T>
+std::vector<T> rows_at(const std::vector<T>& block, index_t n, index_t k, Layout layout,
+                       const std::vector<index_t>& indices) {
+  const auto count = static_cast<index_t>(indices.size());
+  std::vector<T> rows(static_cast<std::size_t>(count) * k);
+  for (index_t i = 0; i < count; ++i)
+    for (index_t j = 0; j < k; ++j)
+      rows[detail::dense_offset(i, j, count, k, layout)] = block[detail::dense_offset(indices[i], j, n, k, layout)];
+  return rows;
 }
 
 // Every rank's `local` (rank p's entries are offsets[p] .. offsets[p + 1] of
@@ -77,8 +90,8 @@ PlanOptions part_options(int rank) {
   return options;
 }
 
-// The product and the transposed product over the communicator for one
-// case; true when both match.
+// The product, the transposed product and SpMM over the communicator for
+// one case; true when all match.
 template <class T>
 bool product_matches(const Csr<double>& matrix, const std::string& name, PartitionMethod method, Exchange exchange,
                      int ranks, int rank) {
@@ -114,7 +127,30 @@ bool product_matches(const Csr<double>& matrix, const std::string& name, Partiti
   op.apply_transposed(xt_local.data(), yt_local.data(), T(-0.5), T(2));
   const std::vector<T> yt = gathered_in_a_order(yt_local, partition.column_offsets, partition);
   const bool same_t = reported(test::matches_reference_spmv_transposed(a, xt, yt0, T(-0.5), T(2), yt), "transposed ");
-  return same && same_t;
+
+  // SpMM of 3 columns in both layouts: the rank's rows of B (its entries of
+  // x) and of C, gathered column by column.
+  bool same_spmm = true;
+  const index_t k = 3;
+  for (const Layout layout : {Layout::row_major, Layout::col_major}) {
+    const auto b = test::random_vector<T>(static_cast<std::size_t>(a.cols) * k, 35);
+    const auto c0 = test::random_vector<T>(static_cast<std::size_t>(a.rows) * k, 36);
+    const std::vector<T> b_local = rows_at(b, a.cols, k, layout, own_x);
+    std::vector<T> c_local = rows_at(c0, a.rows, k, layout, op.owned_rows());
+    op.spmm(b_local.data(), c_local.data(), k, layout, T(-0.5), T(2));
+    std::vector<T> c(c0.size());
+    for (index_t j = 0; j < k; ++j) {
+      std::vector<T> column_local(op.owned_rows().size());
+      for (std::size_t i = 0; i < column_local.size(); ++i)
+        column_local[i] = c_local[detail::dense_offset(static_cast<index_t>(i), j,
+                                                       static_cast<index_t>(column_local.size()), k, layout)];
+      const std::vector<T> column = gathered_in_a_order(column_local, partition.row_offsets, partition);
+      for (index_t i = 0; i < a.rows; ++i) c[detail::dense_offset(i, j, a.rows, k, layout)] = column[i];
+    }
+    same_spmm = reported(test::matches_reference_spmm(a, b, c0, k, layout, T(-0.5), T(2), c),
+                         layout == Layout::row_major ? "spmm row-major " : "spmm col-major ") && same_spmm;
+  }
+  return same && same_t && same_spmm;
 }
 
 int run(int ranks, int rank) {

@@ -71,10 +71,12 @@ class MpiOperator {
   std::vector<T> summed_;  // all-gather: the rank's columns of the summed transposed products
   std::vector<T> remote_y_;  // the remote product on the compressed rows (add_remote_rows; transposed: their x)
   std::vector<std::vector<T>> send_buffers_;
-  // spmm, row-major: the rank's rows of B (all-gather: every rank's), its
+  // spmm, row-major: the rank's rows of B (all-gather: every rank's, its own
+  // in own_rows_, and the slices' counts and offsets in entries), its
   // ghosts' rows, its rows of C, its remote block's product, the packed rows
   // it sends
-  std::vector<T> b_rows_, ghost_rows_, c_rows_, remote_rows_;
+  std::vector<T> b_rows_, own_rows_, ghost_rows_, c_rows_, remote_rows_;
+  std::vector<int> row_counts_, row_offsets_;
   std::vector<std::vector<T>> send_rows_;
 };
 

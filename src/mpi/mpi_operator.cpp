@@ -145,16 +145,16 @@ void MpiOperator<T>::spmm(const T* b_local, T* c_local, index_t k, Layout layout
   if (beta != T(0)) detail::gather_dense_rows(c_local, rows, k, layout, rows, same_row, c_rows_);
   c_rows_.resize(static_cast<std::size_t>(rows) * k);
   if (exchange_ == Exchange::allgather) {  // every rank's rows of B, row-major, as slices k times as long
-    std::vector<T> own_rows;
-    detail::gather_dense_rows(b_local, own, k, layout, own, same_row, own_rows);
-    std::vector<int> counts(slice_counts_.size()), offsets(slice_offsets_.size());
-    for (std::size_t p = 0; p < counts.size(); ++p) {
-      counts[p] = message_count(slice_counts_[p], k);
-      offsets[p] = message_count(slice_offsets_[p], k);
+    detail::gather_dense_rows(b_local, own, k, layout, own, same_row, own_rows_);
+    row_counts_.resize(slice_counts_.size());
+    row_offsets_.resize(slice_offsets_.size());
+    for (std::size_t p = 0; p < row_counts_.size(); ++p) {
+      row_counts_[p] = message_count(slice_counts_[p], k);
+      row_offsets_[p] = message_count(slice_offsets_[p], k);
     }
     b_rows_.resize(static_cast<std::size_t>(full_x_.size()) * k);
-    check_mpi(MPI_Allgatherv(own_rows.data(), message_count(own, k), mpi_type<T>(), b_rows_.data(), counts.data(),
-                             offsets.data(), mpi_type<T>(), comm_),
+    check_mpi(MPI_Allgatherv(own_rows_.data(), message_count(own, k), mpi_type<T>(), b_rows_.data(),
+                             row_counts_.data(), row_offsets_.data(), mpi_type<T>(), comm_),
               "MPI_Allgatherv");
     block_->spmm(b_rows_.data(), c_rows_.data(), k, Layout::row_major, alpha, beta);
   } else {

@@ -67,12 +67,6 @@ void check_nccl(int result, const char* what) {
 
 }  // namespace
 
-bool nccl_loadable(std::string* why) {
-  const NcclApi& api = nccl_api();
-  if (why) *why = api.load_error;
-  return api.load_error.empty();
-}
-
 NcclCommunicators::NcclCommunicators(const std::vector<int>& devices) : comms_(devices.size(), nullptr) {
   std::vector<int> sorted = devices;
   std::sort(sorted.begin(), sorted.end());

@@ -7,7 +7,6 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <string>
 #include <vector>
 
 namespace spmv::detail {
@@ -20,9 +19,6 @@ template <class T>
 constexpr NcclDataType nccl_type() {
   return sizeof(T) == 4 ? nccl_float32 : nccl_float64;
 }
-
-// Whether libnccl.so.2 can be loaded, and if not why (dlerror's words).
-bool nccl_loadable(std::string* why = nullptr);
 
 // One communicator per device of `devices` (distinct ordinals: rank i on
 // devices[i]), made together by ncclCommInitAll in this process; destroyed

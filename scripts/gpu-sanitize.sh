@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The GPU tests under compute-sanitizer, on a GPU machine with an existing
 # build (BUILD_DIR, default build/). Every (tool, test) pair is one process;
-# JOBS of them run at once on the one GPU (the tools cost mostly CPU time), so
-# a slow test holds up only itself. SPMV_REQUIRE_GPU=1: a skip fails.
+# JOBS of them run at once (the tools cost mostly CPU time), so a slow test
+# holds up only itself. On a machine with several GPUs the processes take
+# them in turn (CUDA_VISIBLE_DEVICES), except the tests MULTI_GPU selects,
+# which see every GPU. SPMV_REQUIRE_GPU=1: a skip fails.
 #
 # racecheck leaves out cuSPARSE's kernels (--kernel-name-exclude kns=cusparse):
 # every hazard it reports with them included lies inside cusparse::coomv_kernel
@@ -15,7 +17,9 @@
 #        SANITIZE_TIMEOUT (seconds per test, default 3000); DEADLINE (epoch
 #        seconds: a test still running then is stopped, one not started by then is
 #        left out and listed); FIRST (a gtest filter of tests to start first: the
-#        slowest, so that they overlap the rest).
+#        slowest, so that they overlap the rest); MULTI_GPU (a gtest filter of
+#        tests that see every GPU; default: the distributed tests that spread
+#        parts over the devices).
 # Prints one line per tool and one per test that failed, timed out or reported
 # errors; exits 0 only when every test passed with 0 errors.
 set -uo pipefail
@@ -47,8 +51,9 @@ for t in "${every[@]}"; do [[ " ${first[*]} " == *" $t "* ]] || ordered+=("$t");
 # test's name ("Suite/Fixture.Test/param") made "-".
 log_of() { printf '%s/%s/%s.log' "$LOG_DIR" "$1" "${2//\//-}"; }
 
-run_one() {  # TOOL TEST: one log (log_of) ending in "exit N"
+run_one() {  # TOOL TEST GPU: one log (log_of) ending in "exit N"; GPU "all": every GPU
   local tool=$1 test=$2 flags=(--tool "$1")
+  [ "$3" = all ] || export CUDA_VISIBLE_DEVICES=$3
   case "$tool" in
     memcheck) flags+=(--leak-check full) ;;
     racecheck) flags+=(--kernel-name-exclude kns=cusparse) ;;
@@ -68,10 +73,18 @@ run_one() {  # TOOL TEST: one log (log_of) ending in "exit N"
 export -f run_one log_of
 export LOG_DIR="$log_dir" TESTS_BINARY="$tests_binary"
 
+gpus=$(nvidia-smi --list-gpus 2>/dev/null | wc -l)
+[ "$gpus" -ge 1 ] || gpus=1
+mapfile -t multi_gpu < <(list_tests "${MULTI_GPU:-GpuDistributed.PartsOnEveryDevice:GpuDistributed.Nccl*:GpuDistributed.RepeatedRuns*}")
 jobs=${JOBS:-$(($(nproc) > 3 ? $(nproc) - 2 : 1))}
+turn=0
 for test in "${ordered[@]}"; do
-  for tool in "${tools[@]}"; do printf '%s %s\n' "$tool" "$test"; done
-done | xargs -P "$jobs" -L 1 bash -c 'run_one "$0" "$1"'
+  for tool in "${tools[@]}"; do
+    gpu=$((turn % gpus)) turn=$((turn + 1))
+    [[ " ${multi_gpu[*]} " == *" $test "* ]] && gpu=all
+    printf '%s %s %s\n' "$tool" "$test" "$gpu"
+  done
+done | xargs -P "$jobs" -L 1 bash -c 'run_one "$0" "$1" "$2"'
 
 status=0
 echo

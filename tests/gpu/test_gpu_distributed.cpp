@@ -7,6 +7,9 @@
 // part per GPU with NCCL; repeated runs replayed as a captured graph.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #ifdef SPMV_HAVE_CUDA
 #include <cuda_runtime.h>
 #endif
@@ -35,11 +38,25 @@ void check_on_device(const test::ZooMatrix& m, Backend backend) {
   }
 }
 
-TEST(GpuDistributed, PartsOnOneDeviceOnTheZoo) {
+// One test per zoo matrix (of at least one row), so that under
+// compute-sanitizer they run side by side rather than as one long test.
+std::vector<std::string> zoo_names_with_rows() {
+  std::vector<std::string> names;
+  for (const auto& m : test::matrix_zoo())
+    if (m.matrix.rows > 0) names.push_back(m.name);
+  return names;
+}
+
+class GpuDistributedZoo : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GpuDistributedZoo, PartsOnOneDevice) {
   SPMV_GPU_TEST_PRELUDE();
   for (const auto& m : test::matrix_zoo())
-    if (m.matrix.rows > 0) check_on_device(m, Backend::cuda);
+    if (m.name == GetParam()) check_on_device(m, Backend::cuda);
 }
+
+INSTANTIATE_TEST_SUITE_P(GpuDistributed, GpuDistributedZoo, ::testing::ValuesIn(zoo_names_with_rows()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 TEST(GpuDistributed, PartsOnOneDeviceOnRealMatrices) {
   SPMV_GPU_TEST_PRELUDE();

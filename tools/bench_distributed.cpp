@@ -118,7 +118,9 @@ nlohmann::ordered_json measurement_json_of(const DistributedMeasurement& m) {
           {"received_bytes", m.volume.received_bytes},
           {"sent_bytes", m.volume.sent_bytes},
           {"messages_received", m.volume.messages_received},
-          {"packed_bytes", m.volume.packed_bytes}};
+          {"packed_bytes", m.volume.packed_bytes},
+          {"gathered_bytes", m.volume.gathered_bytes},
+          {"served_bytes", m.volume.served_bytes}};
 }
 
 // Where the time of P parts goes beyond the ideal (one part's time over the
@@ -239,25 +241,24 @@ nlohmann::ordered_json run_typed(BenchReport& report, const Csr<double>& matrix,
                        {"launches", losses.launches_ms}};
   json["limiter"] = losses.limiter();
 
-  // The exchange model, its link measured first: messages from the second
-  // device to the first, or copies within the one device.
+  // The exchange model, its links measured first: every device receiving
+  // from the next at once, or copies within the one device.
   std::printf("exchange: measured %.4f ms for %.1f KiB received in all", many.exchange_ms,
               many.volume.total_bytes() / 1024.0);
   std::optional<ExchangeLink> link;
   if (gpu) {
-    const int first = d.devices.empty() ? 0 : d.devices[0];
-    const int second = devices > 1 ? d.devices[1] : first;
-    link = measure_exchange_link(second, first, d.replay_graphs, d.pull_from_peers);
     const bool on_links = devices > 1 && devices == d.parts;
+    const std::vector<int> measured = on_links ? d.devices : std::vector<int>{d.devices.empty() ? 0 : d.devices[0]};
+    link = measure_exchange_link(measured, d.replay_graphs, many.pulled);
     const double model_ms =
-        1e3 * (on_links ? predicted_exchange_seconds_on_links(many.volume, *link)
+        1e3 * (on_links ? predicted_exchange_seconds_on_links(many.volume, *link, many.pulled)
                         : predicted_exchange_seconds_on_one_device(many.volume, *link, many.replayed_graphs,
-                                                                   !many.pulled));
-    std::printf("; model %.4f ms (%s, link measured: %.1f GB/s, %.2f us a message; measured/model %.2f)", model_ms,
-                on_links ? "a device per part" : "parts sharing a device", link->bandwidth_gbs,
-                link->latency_seconds * 1e6, many.exchange_ms / model_ms);
-    json["link"] = {{"from_device", second},
-                    {"to_device", first},
+                                                                   many.pulled));
+    std::printf("; %.1f KiB gathered in sectors; model %.4f ms (%s, links measured: %.1f GB/s, %.2f us a message; "
+                "measured/model %.2f)",
+                many.volume.total_gathered() / 1024.0, model_ms, on_links ? "a device per part" : "parts sharing a device",
+                link->bandwidth_gbs, link->latency_seconds * 1e6, many.exchange_ms / model_ms);
+    json["link"] = {{"devices", measured},
                     {"bandwidth_gbs", link->bandwidth_gbs},
                     {"latency_us", link->latency_seconds * 1e6}};
     json["exchange_model_ms"] = model_ms;
@@ -272,7 +273,7 @@ nlohmann::ordered_json run_typed(BenchReport& report, const Csr<double>& matrix,
   json["predicted_products_only_efficiency"] = products_efficiency;
   if (d.link_gbs) {
     const ExchangeLink given{*d.link_gbs, link ? link->latency_seconds : 0.0};
-    const double link_ms = predicted_exchange_seconds_on_links(many.volume, given) * 1e3;
+    const double link_ms = predicted_exchange_seconds_on_links(many.volume, given, many.pulled) * 1e3;
     const double predicted = max_part + link_ms;
     std::printf("predicted on %d devices with %.0f GB/s links (%.2f us a message): exchange %.4f ms, product %.4f ms, "
                 "efficiency %.3f (no overlap assumed)\n",

@@ -137,8 +137,18 @@ struct ExchangeVolume {
   std::vector<std::size_t> sent_bytes;
   std::vector<int> messages_received;
   std::size_t packed_bytes = 0;  // halo: x entries gathered into send buffers first (all parts)
-  std::size_t total_bytes() const;  // received by all parts
+  // When a part pulls (its gather kernel reads its ghosts from the owners'
+  // x), memory moves in 32-byte sectors, not entries: the sectors of the
+  // owners' slices its ghosts fall in (gathered_bytes) and the sectors the
+  // other parts read of its slice (served_bytes). Scattered ghosts (a
+  // power-law graph's) cost up to 32 / sizeof(T) times their bytes.
+  std::vector<std::size_t> gathered_bytes;
+  std::vector<std::size_t> served_bytes;
+  std::size_t total_bytes() const;     // received by all parts
+  std::size_t total_gathered() const;  // gathered by all parts
 };
+// The unit of a pulled ghost's read: an L2/DRAM sector of NVIDIA GPUs.
+inline constexpr std::size_t gather_sector_bytes = 32;
 // y[remote_rows[i]] += alpha remote_y[i]: a part's remote product, made on
 // its compressed rows, added into the part's y (SpMM: rows of k entries,
 // row-major).
@@ -159,15 +169,16 @@ void scale_summed_products(const std::vector<T>& sum, T alpha, T beta, T* y) {
 template <class T>
 ExchangeVolume exchange_volume(const std::vector<PartMatrices<T>>& parts, Exchange exchange);
 
-// A link that x entries cross: from one device to another (a peer copy) or
-// within one device (a device copy), as measured by measure_exchange_link.
+// The links that x entries cross: from one device to another (peer reads or
+// copies) or within one device (device copies), as measured by
+// measure_exchange_link with every device of the exchange receiving at once.
 struct ExchangeLink {
-  // Bytes moved per second / 1e9 by a 64 MiB message: the receiver's gather
-  // from the sender's memory (pull) or a copy (push).
+  // Bytes per second / 1e9 into each device by 64 MiB messages: the
+  // receiver's gather from the sender's memory (pull) or a copy (push).
   double bandwidth_gbs = 0;
-  // One small message through the exchange's steps, waited for: the
-  // receiver's gather (pull), or packed on the sender, an event, the copy on
-  // the receiver's stream (push).
+  // One small message into each device through the exchange's steps, all
+  // waited for: the receiver's gather (pull), or packed on the sender, an
+  // event, the copy on the receiver's stream (push).
   double latency_seconds = 0;
 };
 
@@ -175,24 +186,29 @@ struct ExchangeLink {
 // link; bandwidth and per-message latency, nothing fitted to the exchange.
 // Each part on its own device: the parts receive at once, each its messages
 // one after the other on its own stream, so the exchange takes as long as
-// the busiest part: max_p (messages_p latency + max(sent_p, received_p) / bandwidth).
+// the busiest part: max_p (messages_p latency + max(out_p, in_p) / bandwidth),
+// where in and out are the sectors gathered and served when the parts pull,
+// the bytes received and sent when they are pushed.
 // All parts on one device: every byte shares the device's bandwidth, over
-// all parts the received bytes plus, when the owners pack (push), the packed
-// ones. The messages' latencies add up when one host thread queues them one
-// after the other; replayed as a graph (messages_at_once) the parts receive
-// at once and only the busiest part's messages follow each other.
-double predicted_exchange_seconds_on_links(const ExchangeVolume& volume, const ExchangeLink& link);
+// all parts the gathered sectors (pull) or the received bytes plus the
+// packed ones (push). The messages' latencies add up when one host thread
+// queues them one after the other; replayed as a graph (messages_at_once)
+// the parts receive at once and only the busiest part's messages follow
+// each other.
+double predicted_exchange_seconds_on_links(const ExchangeVolume& volume, const ExchangeLink& link, bool pulled);
 double predicted_exchange_seconds_on_one_device(const ExchangeVolume& volume, const ExchangeLink& device_copy,
-                                                bool messages_at_once, bool packed);
+                                                bool messages_at_once, bool pulled);
 
-// Times messages from device `from_device` to `to_device` (the same one: a
-// device copy) with peer access enabled where the pair allows it: the median
-// of small messages for the latency, of 64 MiB ones for the bandwidth.
-// Each message is sent as the operator's exchange() sends it with
-// DistributedOptions::replay_graphs (a replayed graph, or its steps queued
-// one by one) and pull_from_peers. Throws Unavailable in a build without
-// CUDA, InvalidArgument for an ordinal that is not a device of this machine.
-ExchangeLink measure_exchange_link(int from_device, int to_device, bool replay_graphs = true,
+// Times messages into every device of `devices` at once, each from the next
+// one in the list (the last from the first; one device: device copies), with
+// peer access enabled where the pairs allow it: the median of small messages
+// for the latency, of 64 MiB ones for the bandwidth, both waited for on
+// every device as the distributed operator's exchange() waits. Each message
+// is sent as exchange() sends it with DistributedOptions::replay_graphs (a
+// replayed graph, or its steps queued one by one) and pull_from_peers.
+// Throws Unavailable in a build without CUDA, InvalidArgument for an empty
+// list, a repeated ordinal or one that is not a device of this machine.
+ExchangeLink measure_exchange_link(const std::vector<int>& devices, bool replay_graphs = true,
                                    bool pull_from_peers = true);
 
 struct DistributedOptions {

@@ -1,11 +1,13 @@
-// Peer access between devices and the measured link of the exchange model
+// Peer access between devices and the measured links of the exchange model
 // (distributed.hpp), timed on the host clock from enqueue to the end of the
-// receiver's synchronisation, as the distributed operator's exchange() sees
-// it. The latency is one small message through the exchange's own steps:
+// receivers' synchronisation, as the distributed operator's exchange() sees
+// it: every device of the exchange receives at once, each from the next
+// (both directions of a link busy, as in a halo exchange). The latency is
+// one small message into each device through the exchange's own steps:
 // with peer access, the receiver's stream gathers a few entries from the
 // sender's x (pull); without, the sender packs them on its stream, records
 // an event, the receiver's stream waits for it and copies them over (push).
-// Replayed as a captured graph when the operator replays its steps.
+// Replayed as captured graphs when the operator replays its steps.
 #include "cuda/peer_link.hpp"
 
 #include <algorithm>
@@ -13,7 +15,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -24,6 +28,7 @@
 #include "cuda/ordering_event.hpp"
 #include "cuda/permute_vectors.hpp"
 #include "cuda/replayed_steps.hpp"
+#include "spmv/error.hpp"
 
 namespace spmv::detail {
 
@@ -71,81 +76,138 @@ bool reads_peer_memory(int device, int peer) {
   return possible != 0;
 }
 
-ExchangeLink measure_device_link(int from_device, int to_device, bool replay_graphs, bool pull_from_peers) {
-  check_device_ordinal(from_device);
-  check_device_ordinal(to_device);
-  enable_peer_access(to_device, from_device);
-  enable_peer_access(from_device, to_device);
-  const bool pull =
-      pull_from_peers && reads_peer_memory(to_device, from_device) && reads_peer_memory(from_device, to_device);
-  constexpr std::size_t large_bytes = std::size_t(64) << 20;
-  const std::vector<index_t> message_entries{0, 2, 4, 6, 8, 10, 12, 14};  // a few x entries, packed
-  const index_t message = static_cast<index_t>(message_entries.size());
-  DeviceBuffer<double> x, packed;
-  DeviceBuffer<index_t> columns;  // on the device that gathers: the receiver (pull) or the sender
-  DeviceBuffer<char> source;
-  std::unique_ptr<NonBlockingStream> sender_stream;
+namespace {
+
+// The buffers and streams of one message of the probe: into `receiver`'s
+// memory from `sender`'s.
+struct ProbeLeg {
+  int receiver = 0, sender = 0;
+  DeviceBuffer<double> x, packed;  // on the sender: its x, its send buffer (push)
+  DeviceBuffer<index_t> columns;   // on the device that gathers: the receiver (pull) or the sender
+  DeviceBuffer<char> source;       // on the sender: the large message
+  DeviceBuffer<index_t> in_order;  // on the receiver (pull): the large message's gather list
+  DeviceBuffer<double> ghosts;     // on the receiver
+  DeviceBuffer<char> target;       // on the receiver
+  std::unique_ptr<NonBlockingStream> stream, sender_stream;  // on the receiver, on the sender
   std::unique_ptr<OrderingEvent> packed_event;
+};
+
+constexpr std::size_t probe_large_bytes = std::size_t(64) << 20;
+const std::vector<index_t> probe_message_entries{0, 2, 4, 6, 8, 10, 12, 14};  // a few x entries, packed
+
+std::unique_ptr<ProbeLeg> make_probe_leg(int receiver, int sender, bool pull) {
+  auto leg = std::make_unique<ProbeLeg>();
+  leg->receiver = receiver;
+  leg->sender = sender;
+  const auto message = probe_message_entries.size();
   {
-    const DeviceScope on_device(from_device);
-    x = DeviceBuffer<double>(std::vector<double>(2 * message, 1.0), "link probe x");
-    packed = DeviceBuffer<double>(message, "link probe send buffer");
-    if (!pull) columns = DeviceBuffer<index_t>(message_entries, "link probe send list");
-    source = DeviceBuffer<char>(large_bytes, "link probe source");
-    SPMV_CUDA_CHECK(cudaMemset(source.data(), 0, large_bytes));  // copied: written first
-    sender_stream = std::make_unique<NonBlockingStream>();
-    packed_event = std::make_unique<OrderingEvent>();
+    const DeviceScope on_sender(sender);
+    leg->x = DeviceBuffer<double>(std::vector<double>(2 * message, 1.0), "link probe x");
+    leg->packed = DeviceBuffer<double>(message, "link probe send buffer");
+    if (!pull) leg->columns = DeviceBuffer<index_t>(probe_message_entries, "link probe send list");
+    leg->source = DeviceBuffer<char>(probe_large_bytes, "link probe source");
+    SPMV_CUDA_CHECK(cudaMemset(leg->source.data(), 0, probe_large_bytes));  // copied: written first
+    leg->sender_stream = std::make_unique<NonBlockingStream>();
+    leg->packed_event = std::make_unique<OrderingEvent>();
   }
-  const DeviceScope on_device(to_device);  // the receiver's stream gathers or copies, as in the operator
-  if (pull) columns = DeviceBuffer<index_t>(message_entries, "link probe ghost sources");
-  DeviceBuffer<double> ghosts(message, "link probe ghosts");
-  DeviceBuffer<char> target(large_bytes, "link probe target");
-  const NonBlockingStream stream;
-  // Pull: the receiver reads the entries from the sender's x. Push: the
-  // sender packs them and the receiver copies the pack over.
-  ReplayedSteps message_steps(pull ? std::vector<StreamOnDevice>{{stream.get(), to_device}}
-                                   : std::vector<StreamOnDevice>{{stream.get(), to_device},
-                                                                 {sender_stream->get(), from_device}},
-                              replay_graphs);
-  const auto send_message = [&] {
-    message_steps.launch({0, 0, 0.0, 0.0}, 0, [&] {
-      if (pull) {
-        gather_rows(columns.data(), message, 1, Layout::row_major, x.data(), ghosts.data(), stream.get());
-        return;
-      }
-      {
-        const DeviceScope on_sender(from_device);
-        gather_rows(columns.data(), message, 1, Layout::row_major, x.data(), packed.data(), sender_stream->get());
-        SPMV_CUDA_CHECK(cudaEventRecord(packed_event->get(), sender_stream->get()));
-      }
-      SPMV_CUDA_CHECK(cudaStreamWaitEvent(stream.get(), packed_event->get(), 0));
-      SPMV_CUDA_CHECK(
-          cudaMemcpyAsync(ghosts.data(), packed.data(), message * sizeof(double), cudaMemcpyDefault, stream.get()));
-    });
-    message_steps.synchronize();
-  };
-  // The bandwidth of what moves the bulk of the entries: the receiver's
-  // gather kernel reading the sender's memory (pull; entries in order, as a
-  // send list is sorted) or the copy engine (push).
-  const index_t large_entries = static_cast<index_t>(large_bytes / sizeof(double));
-  DeviceBuffer<index_t> in_order;
+  const DeviceScope on_receiver(receiver);
   if (pull) {
-    std::vector<index_t> all(static_cast<std::size_t>(large_entries));
-    for (index_t i = 0; i < large_entries; ++i) all[i] = i;
-    in_order = DeviceBuffer<index_t>(all, "link probe large gather list");
+    leg->columns = DeviceBuffer<index_t>(probe_message_entries, "link probe ghost sources");
+    std::vector<index_t> all(probe_large_bytes / sizeof(double));
+    std::iota(all.begin(), all.end(), index_t{0});
+    leg->in_order = DeviceBuffer<index_t>(all, "link probe large gather list");
   }
-  const auto copy_large = [&] {
+  leg->ghosts = DeviceBuffer<double>(message, "link probe ghosts");
+  leg->target = DeviceBuffer<char>(probe_large_bytes, "link probe target");
+  leg->stream = std::make_unique<NonBlockingStream>();
+  return leg;
+}
+
+// One small message into the leg's receiver, queued as the operator queues
+// its exchange: pull, the receiver's stream gathers from the sender's x;
+// push, the sender packs, records an event, the receiver's stream waits for
+// it and copies the pack over.
+void queue_small_message(ProbeLeg& leg, bool pull) {
+  const auto message = static_cast<index_t>(probe_message_entries.size());
+  const DeviceScope on_receiver(leg.receiver);
+  if (pull) {
+    gather_rows(leg.columns.data(), message, 1, Layout::row_major, leg.x.data(), leg.ghosts.data(), leg.stream->get());
+    return;
+  }
+  {
+    const DeviceScope on_sender(leg.sender);
+    gather_rows(leg.columns.data(), message, 1, Layout::row_major, leg.x.data(), leg.packed.data(),
+                leg.sender_stream->get());
+    SPMV_CUDA_CHECK(cudaEventRecord(leg.packed_event->get(), leg.sender_stream->get()));
+  }
+  SPMV_CUDA_CHECK(cudaStreamWaitEvent(leg.stream->get(), leg.packed_event->get(), 0));
+  SPMV_CUDA_CHECK(cudaMemcpyAsync(leg.ghosts.data(), leg.packed.data(), message * sizeof(double), cudaMemcpyDefault,
+                                  leg.stream->get()));
+}
+
+// The large message: what moves the bulk of the entries, the receiver's
+// gather kernel reading the sender's memory (pull; entries in order, as a
+// send list is sorted) or the copy engine (push).
+void queue_large_message(ProbeLeg& leg, bool pull) {
+  const DeviceScope on_receiver(leg.receiver);
+  if (pull)
+    gather_rows(leg.in_order.data(), static_cast<index_t>(leg.in_order.size()), 1, Layout::row_major,
+                reinterpret_cast<const double*>(leg.source.data()), reinterpret_cast<double*>(leg.target.data()),
+                leg.stream->get());
+  else
+    SPMV_CUDA_CHECK(cudaMemcpyPeerAsync(leg.target.data(), leg.receiver, leg.source.data(), leg.sender,
+                                        probe_large_bytes, leg.stream->get()));
+}
+
+}  // namespace
+
+ExchangeLink measure_device_links(const std::vector<int>& devices, bool replay_graphs, bool pull_from_peers) {
+  if (devices.empty()) throw InvalidArgument("measure_exchange_link: no devices to measure");
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    check_device_ordinal(devices[i]);
+    if (std::find(devices.begin(), devices.begin() + i, devices[i]) != devices.begin() + i)
+      throw InvalidArgument("measure_exchange_link: device " + std::to_string(devices[i]) + " is listed twice");
+  }
+  const std::size_t count = devices.size();
+  const auto sender_of = [&](std::size_t i) { return devices[(i + 1) % count]; };
+  bool pull = pull_from_peers;
+  for (std::size_t i = 0; i < count; ++i) {
+    enable_peer_access(devices[i], sender_of(i));
+    enable_peer_access(sender_of(i), devices[i]);
+    pull = pull && reads_peer_memory(devices[i], sender_of(i)) && reads_peer_memory(sender_of(i), devices[i]);
+  }
+  std::vector<std::unique_ptr<ProbeLeg>> legs;
+  for (std::size_t i = 0; i < count; ++i) legs.push_back(make_probe_leg(devices[i], sender_of(i), pull));
+  // As in the operator: pulled, one graph per receiving device, launched
+  // together and waited for after; pushed, one graph over every stream.
+  std::vector<std::unique_ptr<ReplayedSteps>> steps;
+  if (pull) {
+    for (const auto& leg : legs)
+      steps.push_back(std::make_unique<ReplayedSteps>(std::vector<StreamOnDevice>{{leg->stream->get(), leg->receiver}},
+                                                      replay_graphs));
+  } else {
+    std::vector<StreamOnDevice> streams;
+    for (const auto& leg : legs) streams.push_back({leg->stream->get(), leg->receiver});
+    for (const auto& leg : legs) streams.push_back({leg->sender_stream->get(), leg->sender});
+    steps.push_back(std::make_unique<ReplayedSteps>(std::move(streams), replay_graphs));
+  }
+  const auto send_small_messages = [&] {
     if (pull)
-      gather_rows(in_order.data(), large_entries, 1, Layout::row_major, reinterpret_cast<const double*>(source.data()),
-                  reinterpret_cast<double*>(target.data()), stream.get());
+      for (std::size_t i = 0; i < count; ++i)
+        steps[i]->launch({0, 0, 0.0, 0.0}, 0, [&] { queue_small_message(*legs[i], true); });
     else
-      SPMV_CUDA_CHECK(
-          cudaMemcpyPeerAsync(target.data(), to_device, source.data(), from_device, large_bytes, stream.get()));
-    stream.synchronize();
+      steps[0]->launch({0, 0, 0.0, 0.0}, 0, [&] {
+        for (auto& leg : legs) queue_small_message(*leg, false);
+      });
+    for (const auto& s : steps) s->synchronize();
+  };
+  const auto send_large_messages = [&] {
+    for (auto& leg : legs) queue_large_message(*leg, pull);
+    for (const auto& leg : legs) leg->stream->synchronize();
   };
   ExchangeLink link;
-  link.latency_seconds = median_seconds(20, 101, send_message);
-  link.bandwidth_gbs = large_bytes / median_seconds(2, 11, copy_large) * 1e-9;
+  link.latency_seconds = median_seconds(20, 101, send_small_messages);
+  link.bandwidth_gbs = probe_large_bytes / median_seconds(2, 11, send_large_messages) * 1e-9;
   return link;
 }
 

@@ -2,6 +2,8 @@
 // exchange model reads (measure_exchange_link in distributed.hpp).
 #pragma once
 
+#include <vector>
+
 #include "spmv/distributed.hpp"
 
 namespace spmv::detail {
@@ -14,6 +16,6 @@ void enable_peer_access(int device, int peer);
 // peer access): the distributed operator's parts then pull their ghosts.
 bool reads_peer_memory(int device, int peer);
 
-ExchangeLink measure_device_link(int from_device, int to_device, bool replay_graphs, bool pull_from_peers);
+ExchangeLink measure_device_links(const std::vector<int>& devices, bool replay_graphs, bool pull_from_peers);
 
 }  // namespace spmv::detail

@@ -290,12 +290,11 @@ std::unique_ptr<DistributedOperator<T>> make_distributed_operator(const Csr<T>& 
       partition, make_row_block_operator(a.rows, a.cols, row_blocks, std::move(parts), options));
 }
 
-ExchangeLink measure_exchange_link(int from_device, int to_device, bool replay_graphs, bool pull_from_peers) {
+ExchangeLink measure_exchange_link(const std::vector<int>& devices, bool replay_graphs, bool pull_from_peers) {
 #ifdef SPMV_HAVE_CUDA
-  return detail::measure_device_link(from_device, to_device, replay_graphs, pull_from_peers);
+  return detail::measure_device_links(devices, replay_graphs, pull_from_peers);
 #else
-  (void)from_device;
-  (void)to_device;
+  (void)devices;
   (void)replay_graphs;
   (void)pull_from_peers;
   throw Unavailable("measure_exchange_link needs CUDA devices: this build was configured without CUDA");

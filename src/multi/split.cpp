@@ -2,6 +2,7 @@
 // exchange, the whole row block for the all-gather), the send and receive
 // lists, and the exchange's byte count and model (distributed.hpp).
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <string>
 
@@ -128,10 +129,30 @@ std::vector<PartMatrices<T>> split_into_parts(const Csr<T>& a, const Partition& 
 }
 
 std::size_t ExchangeVolume::total_bytes() const {
-  std::size_t total = 0;
-  for (const std::size_t bytes : received_bytes) total += bytes;
-  return total;
+  return std::accumulate(received_bytes.begin(), received_bytes.end(), std::size_t{0});
 }
+
+std::size_t ExchangeVolume::total_gathered() const {
+  return std::accumulate(gathered_bytes.begin(), gathered_bytes.end(), std::size_t{0});
+}
+
+namespace {
+
+// Bytes of the sectors that entries `first` to `last` (ascending, indices in
+// an array of T starting on a sector) fall in.
+template <class T, class Entries>
+std::size_t sector_bytes_of(Entries first, Entries last, index_t entry_base) {
+  std::size_t sectors = 0;
+  std::size_t previous = std::numeric_limits<std::size_t>::max();
+  for (; first != last; ++first) {
+    const std::size_t sector = static_cast<std::size_t>(*first - entry_base) * sizeof(T) / gather_sector_bytes;
+    sectors += sector != previous;
+    previous = sector;
+  }
+  return sectors * gather_sector_bytes;
+}
+
+}  // namespace
 
 template <class T>
 ExchangeVolume exchange_volume(const std::vector<PartMatrices<T>>& parts, Exchange exchange) {
@@ -140,6 +161,11 @@ ExchangeVolume exchange_volume(const std::vector<PartMatrices<T>>& parts, Exchan
   volume.received_bytes.assign(count, 0);
   volume.sent_bytes.assign(count, 0);
   volume.messages_received.assign(count, 0);
+  volume.gathered_bytes.assign(count, 0);
+  volume.served_bytes.assign(count, 0);
+  const auto whole_sectors = [](std::size_t bytes) {
+    return (bytes + gather_sector_bytes - 1) / gather_sector_bytes * gather_sector_bytes;
+  };
   for (int p = 0; p < count; ++p) {
     if (exchange == Exchange::allgather) {
       // Every other part's slice in, this part's slice out to every other part.
@@ -148,11 +174,21 @@ ExchangeVolume exchange_volume(const std::vector<PartMatrices<T>>& parts, Exchan
       volume.received_bytes[p] = (all - own) * sizeof(T);
       volume.sent_bytes[p] = own * (count - 1) * sizeof(T);
       volume.messages_received[p] = count - 1;
+      for (int q = 0; q < count; ++q) {
+        const auto slice = static_cast<std::size_t>(parts[q].column_end - parts[q].column_begin);
+        if (q != p) volume.gathered_bytes[p] += whole_sectors(slice * sizeof(T));
+      }
+      volume.served_bytes[p] = whole_sectors(own * sizeof(T)) * (count - 1);
       continue;
     }
     for (const HaloReceive& receive : parts[p].receives) {
       volume.received_bytes[p] += static_cast<std::size_t>(receive.count) * sizeof(T);
       ++volume.messages_received[p];
+      const auto ghosts = parts[p].ghost_columns.begin() + receive.offset;
+      const std::size_t sectors =
+          sector_bytes_of<T>(ghosts, ghosts + receive.count, parts[receive.from].column_begin);
+      volume.gathered_bytes[p] += sectors;
+      volume.served_bytes[receive.from] += sectors;
     }
     for (const HaloSend& send : parts[p].sends) volume.sent_bytes[p] += send.local_columns.size() * sizeof(T);
     volume.packed_bytes += volume.sent_bytes[p];
@@ -160,10 +196,11 @@ ExchangeVolume exchange_volume(const std::vector<PartMatrices<T>>& parts, Exchan
   return volume;
 }
 
-double predicted_exchange_seconds_on_links(const ExchangeVolume& volume, const ExchangeLink& link) {
+double predicted_exchange_seconds_on_links(const ExchangeVolume& volume, const ExchangeLink& link, bool pulled) {
   double busiest = 0;
   for (std::size_t p = 0; p < volume.received_bytes.size(); ++p) {
-    const std::size_t bytes = std::max(volume.received_bytes[p], volume.sent_bytes[p]);
+    const std::size_t bytes = pulled ? std::max(volume.gathered_bytes[p], volume.served_bytes[p])
+                                     : std::max(volume.received_bytes[p], volume.sent_bytes[p]);
     busiest = std::max(busiest, volume.messages_received[p] * link.latency_seconds +
                                     static_cast<double>(bytes) / (link.bandwidth_gbs * 1e9));
   }
@@ -171,12 +208,12 @@ double predicted_exchange_seconds_on_links(const ExchangeVolume& volume, const E
 }
 
 double predicted_exchange_seconds_on_one_device(const ExchangeVolume& volume, const ExchangeLink& device_copy,
-                                                bool messages_at_once, bool packed) {
+                                                bool messages_at_once, bool pulled) {
   const auto& messages = volume.messages_received;
   const int in_turn = messages.empty()    ? 0
                       : messages_at_once ? *std::max_element(messages.begin(), messages.end())
                                          : std::accumulate(messages.begin(), messages.end(), 0);
-  const std::size_t bytes = volume.total_bytes() + (packed ? volume.packed_bytes : 0);
+  const std::size_t bytes = pulled ? volume.total_gathered() : volume.total_bytes() + volume.packed_bytes;
   return in_turn * device_copy.latency_seconds + static_cast<double>(bytes) / (device_copy.bandwidth_gbs * 1e9);
 }
 

@@ -119,14 +119,19 @@ TEST(Split, LocalRemoteAndHaloListsOfATridiagonalMatrix) {
   EXPECT_EQ(halo.sent_bytes, (std::vector<std::size_t>{8, 16, 8}));
   EXPECT_EQ(halo.messages_received, (std::vector<int>{1, 2, 1}));
   EXPECT_EQ(halo.packed_bytes, 32u);
+  // Pulled, each ghost costs the 32-byte sector it falls in.
+  EXPECT_EQ(halo.gathered_bytes, (std::vector<std::size_t>{32, 64, 32}));
+  EXPECT_EQ(halo.served_bytes, (std::vector<std::size_t>{32, 64, 32}));
   // Links of 1 GB/s and 1 us a message: the busiest part takes two messages
-  // and 16 bytes. On one device the 32 bytes received (and, pushed, the 32
-  // packed) share it; queued one by one all 4 messages follow each other,
-  // at once only the busiest part's 2.
+  // and 16 bytes (pushed) or two sectors (pulled). On one device the 32
+  // bytes received and the 32 packed (pushed) or the 128 gathered (pulled)
+  // share it; queued one by one all 4 messages follow each other, at once
+  // only the busiest part's 2.
   const ExchangeLink link{1.0, 1e-6};
-  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_links(halo, link), 2e-6 + 16e-9);
-  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_one_device(halo, link, false, true), 4e-6 + (32 + 32) * 1e-9);
-  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_one_device(halo, link, true, false), 2e-6 + 32 * 1e-9);
+  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_links(halo, link, false), 2e-6 + 16e-9);
+  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_links(halo, link, true), 2e-6 + 64e-9);
+  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_one_device(halo, link, false, false), 4e-6 + (32 + 32) * 1e-9);
+  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_one_device(halo, link, true, true), 2e-6 + 128e-9);
 
   const auto gathered = split_into_parts(a, partition_rows(a, 3), Exchange::allgather);
   EXPECT_EQ(gathered[1].block.cols, 6);
@@ -134,6 +139,24 @@ TEST(Split, LocalRemoteAndHaloListsOfATridiagonalMatrix) {
   const ExchangeVolume all = exchange_volume(gathered, Exchange::allgather);
   EXPECT_EQ(all.received_bytes, (std::vector<std::size_t>{32, 32, 32}));
   EXPECT_EQ(all.packed_bytes, 0u);
+  EXPECT_EQ(all.gathered_bytes, (std::vector<std::size_t>{64, 64, 64}));  // two slices of 16 bytes each
+  EXPECT_EQ(all.served_bytes, (std::vector<std::size_t>{64, 64, 64}));
+}
+
+TEST(Split, PulledGhostsCostTheSectorsTheyFallIn) {
+  // 16 x 16, two parts of 8 rows and columns. Part 0 reads columns 8-11
+  // (one sector of f64, entries 0-3 of part 1's slice); part 1 reads
+  // columns 0 and 4 (two sectors of f64, one of f32).
+  const Csr<double> a = test::from_triplets(
+      16, 16, {{0, 8, 1.0}, {0, 9, 1.0}, {1, 10, 1.0}, {2, 11, 1.0}, {8, 0, 1.0}, {9, 4, 1.0}});
+  const ExchangeVolume f64 = exchange_volume(split_into_parts(a, partition_rows(a, 2), Exchange::halo), Exchange::halo);
+  EXPECT_EQ(f64.received_bytes, (std::vector<std::size_t>{32, 16}));
+  EXPECT_EQ(f64.gathered_bytes, (std::vector<std::size_t>{32, 64}));
+  EXPECT_EQ(f64.served_bytes, (std::vector<std::size_t>{64, 32}));
+  const Csr<float> b = cast<float>(a);
+  const ExchangeVolume f32 = exchange_volume(split_into_parts(b, partition_rows(b, 2), Exchange::halo), Exchange::halo);
+  EXPECT_EQ(f32.received_bytes, (std::vector<std::size_t>{16, 8}));
+  EXPECT_EQ(f32.gathered_bytes, (std::vector<std::size_t>{32, 32}));
 }
 
 TEST(Split, PartsReassembleTheMatrix) {

@@ -180,11 +180,6 @@ TEST_P(GpuKernelsEach, OnTheRealMatrices) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(GpuKernels, GpuKernelsEach, ::testing::ValuesIn(test::kernels_of(gpu_kernel_cases())),
-                         test::test_name_of_kernel);
-// A build without CUDA has no GPU kernels, hence no instances.
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuKernelsEach);
-
 // Two adjacent rows holding most of the entries, among short and empty rows
 // (circuit and power-law matrices): the load-balanced kernels cut them into
 // many pieces, more than the zoo's rows need.
@@ -202,14 +197,20 @@ Csr<double> enormous_rows_matrix() {
                          test::random_vector<double>(col_idx.size(), 31));
 }
 
-TEST(GpuKernels, EveryKernelOnEnormousRows) {
+TEST_P(GpuKernelsEach, OnEnormousRows) {
   SPMV_GPU_TEST_PRELUDE();
-  const Csr<double> a = enormous_rows_matrix();
-  for (const auto& c : gpu_kernel_cases()) {
+  static const Csr<double> a = enormous_rows_matrix();
+  for (const auto& c : test::cases_of(gpu_kernel_cases(), GetParam())) {
     check_products<double>(a, "enormous_rows", c, false);
     check_products<float>(a, "enormous_rows", c, false);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(GpuKernels, GpuKernelsEach, ::testing::ValuesIn(test::kernels_of(gpu_kernel_cases())),
+                         test::test_name_of_kernel);
+// A build without CUDA has no GPU kernels, hence no instances.
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuKernelsEach);
+
 
 TEST(GpuKernels, ExplicitTransposeMatchesReference) {
   SPMV_GPU_TEST_PRELUDE();

@@ -59,6 +59,12 @@ class DeviceBuffer {
   }
 
   void upload(const T* host, std::size_t count) { upload_staged(data_, host, count * sizeof(T), nullptr); }
+  // Every byte 0, waited for: for a buffer that library code may read before
+  // our products have written all of it (cuSPARSE's SpMM loads C even when
+  // beta == 0; NCCL moves 16-byte vectors past a message's last entry).
+  void set_zero() {
+    if (count_) SPMV_CUDA_CHECK(cudaMemset(data_, 0, bytes()));
+  }
   void download(T* host, std::size_t count) const {
     if (count) SPMV_CUDA_CHECK(cudaMemcpy(host, data_, count * sizeof(T), cudaMemcpyDeviceToHost));
   }

@@ -109,6 +109,7 @@ struct DevicePart {
     }
     send_columns = DeviceBuffer<index_t>(columns, "distributed part send lists");
     send_buffer = DeviceBuffer<T>(columns.size(), "distributed part send buffer");
+    for (DeviceBuffer<T>* written_later : {&x, &ghosts, &y, &remote_y, &send_buffer}) written_later->set_zero();
     PlanOptions part_options = options.part_options;
     part_options.device = device;
     part_options.stream = compute.get();
@@ -366,6 +367,8 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
     m->ghosts = DeviceBuffer<T>(width * layout.ghost_columns.size(), "distributed spmm ghost rows");
     m->c = DeviceBuffer<T>(width * (layout.row_end - layout.row_begin), "distributed spmm C rows");
     m->remote = DeviceBuffer<T>(width * layout.remote_rows.size(), "distributed spmm remote product");
+    m->c.set_zero();  // cuSPARSE's SpMM reads C and the remote product also with beta == 0
+    m->remote.set_zero();
     part.spmm = std::move(m);
     return *part.spmm;
   }

@@ -20,6 +20,7 @@ const char* to_string(CopyDirection direction) {
 
 Timing host_copy(CopyDirection direction, bool page_locked, std::size_t bytes, int runs) {
   DeviceBuffer<char> device(bytes, "micro-benchmark copy target");
+  device.set_zero();  // copied to the host below: written first
   std::vector<char> pageable;
   std::unique_ptr<void, decltype(&cudaFreeHost)> locked(nullptr, &cudaFreeHost);
   char* host = nullptr;

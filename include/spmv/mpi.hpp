@@ -8,6 +8,9 @@
 //
 //   MpiOperator<double> op(a, partition_nonzeros(a, size), Exchange::halo, {}, MPI_COMM_WORLD);
 //   op.apply(x_local, y_local);   // collective: every rank calls it
+//
+// MpiDeviceOperator (below) keeps each rank's vectors on its GPU and moves x
+// between the GPUs by NCCL.
 #pragma once
 
 #include <mpi.h>
@@ -78,6 +81,46 @@ class MpiOperator {
   std::vector<T> b_rows_, own_rows_, ghost_rows_, c_rows_, remote_rows_;
   std::vector<int> row_counts_, row_offsets_;
   std::vector<std::vector<T>> send_rows_;
+};
+
+// One rank per GPU with the vectors on the device: each rank's x and y stay
+// on its GPU, and the halo (or all-gather) of x moves between the GPUs by
+// NCCL, its communicator made over `comm` (rank 0's ncclGetUniqueId sent to
+// every rank with MPI_Bcast, then ncclCommInitRank): nothing passes through
+// the host. part_options names the cuda or cusparse backend, the rank's
+// device and the stream of its products; x_local and y_local are device
+// pointers on that device (in the partition's order, as for MpiOperator),
+// and apply() returns once the product is queued on that stream (read y
+// after synchronising it). The local block's product runs beside the
+// exchange (halo). Products only: MpiOperator has the transposed product
+// and SpMM (through the host). Throws Unavailable in a build without CUDA
+// or where libnccl.so.2 cannot be loaded; every rank must construct it (the
+// communicator is made collectively).
+template <class T>
+class MpiDeviceOperator {
+ public:
+  MpiDeviceOperator(const Csr<T>& a, const Partition& partition, Exchange exchange, const PlanOptions& part_options,
+                    MPI_Comm comm);
+  ~MpiDeviceOperator();
+  MpiDeviceOperator(const MpiDeviceOperator&) = delete;
+  MpiDeviceOperator& operator=(const MpiDeviceOperator&) = delete;
+
+  index_t row_begin() const { return row_begin_; }
+  index_t row_end() const { return row_end_; }
+  index_t column_begin() const { return column_begin_; }
+  index_t column_end() const { return column_end_; }
+  const std::vector<index_t>& owned_rows() const { return owned_rows_; }
+  // The rank's operators (local and remote blocks, or the row block).
+  std::vector<OperatorDescription> describe() const;
+
+  // Collective: y_local = alpha A_rank x + beta y_local (beta == 0: not read).
+  void apply(const T* x_local, T* y_local, T alpha = T(1), T beta = T(0));
+
+ private:
+  struct DeviceState;  // streams, buffers, operators and the NCCL communicator
+  index_t row_begin_ = 0, row_end_ = 0, column_begin_ = 0, column_end_ = 0;
+  std::vector<index_t> owned_rows_;
+  std::unique_ptr<DeviceState> state_;
 };
 
 }  // namespace spmv

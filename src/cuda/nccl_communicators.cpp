@@ -17,6 +17,9 @@ namespace {
 // NCCL's entry points (nccl.h's signatures; ncclResult_t is an int, 0 for success).
 struct NcclApi {
   int (*comm_init_all)(NcclComm* comms, int count, const int* devices) = nullptr;
+  int (*get_unique_id)(NcclUniqueId* id) = nullptr;
+  // ncclUniqueId is passed by value: a struct of 128 bytes.
+  int (*comm_init_rank)(NcclComm* comm, int ranks, NcclUniqueId id, int rank) = nullptr;
   int (*comm_destroy)(NcclComm comm) = nullptr;
   int (*group_start)() = nullptr;
   int (*group_end)() = nullptr;
@@ -45,6 +48,8 @@ const NcclApi& nccl_api() {
     }
     std::string& e = api.load_error;
     (void)(look_up(library, "ncclCommInitAll", api.comm_init_all, e) &&
+           look_up(library, "ncclGetUniqueId", api.get_unique_id, e) &&
+           look_up(library, "ncclCommInitRank", api.comm_init_rank, e) &&
            look_up(library, "ncclCommDestroy", api.comm_destroy, e) &&
            look_up(library, "ncclGroupStart", api.group_start, e) &&
            look_up(library, "ncclGroupEnd", api.group_end, e) && look_up(library, "ncclSend", api.send, e) &&
@@ -76,6 +81,21 @@ NcclCommunicators::NcclCommunicators(const std::vector<int>& devices) : comms_(d
   setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0);
   const DeviceScope restored(devices.empty() ? 0 : devices.front());  // ncclCommInitAll sets devices in turn
   check_nccl(api.comm_init_all(comms_.data(), static_cast<int>(devices.size()), devices.data()), "ncclCommInitAll");
+}
+
+NcclCommunicators::NcclCommunicators(int device, int rank, int ranks, const NcclUniqueId& id) : comms_(1, nullptr) {
+  const NcclApi& api = loaded_nccl();
+  setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0);
+  const DeviceScope on_device(device);  // the communicator's device is the current one
+  check_nccl(api.comm_init_rank(&comms_[0], ranks, id, rank), "ncclCommInitRank");
+}
+
+NcclUniqueId NcclCommunicators::new_unique_id() {
+  const NcclApi& api = loaded_nccl();
+  setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0);
+  NcclUniqueId id{};
+  check_nccl(api.get_unique_id(&id), "ncclGetUniqueId");
+  return id;
 }
 
 NcclCommunicators::~NcclCommunicators() {

@@ -20,21 +20,34 @@ constexpr NcclDataType nccl_type() {
   return sizeof(T) == 4 ? nccl_float32 : nccl_float64;
 }
 
-// One communicator per device of `devices` (distinct ordinals: rank i on
-// devices[i]), made together by ncclCommInitAll in this process; destroyed
-// with the object. Sets NCCL_NVLS_ENABLE=0 unless the environment sets it
-// (the NVLink multicast path is not used on the machines we run on).
-// Throws Unavailable when NCCL cannot be loaded, InvalidArgument for a
-// device named twice, DeviceError for NCCL's failures.
+// ncclUniqueId: the bytes that name one communicator to every process
+// joining it (NCCL_UNIQUE_ID_BYTES).
+struct NcclUniqueId {
+  char bytes[128];
+};
+
+// The communicators of one process, destroyed with the object: one per
+// device of `devices` (distinct ordinals: rank i on devices[i]), made
+// together by ncclCommInitAll; or this process's one rank of a communicator
+// over several processes (ncclCommInitRank), which then holds it at index 0.
+// Sets NCCL_NVLS_ENABLE=0 unless the environment sets it (the NVLink
+// multicast path is not used on the machines we run on). Throws Unavailable
+// when NCCL cannot be loaded, InvalidArgument for a device named twice,
+// DeviceError for NCCL's failures.
 class NcclCommunicators {
  public:
   explicit NcclCommunicators(const std::vector<int>& devices);
+  NcclCommunicators(int device, int rank, int ranks, const NcclUniqueId& id);
+  // A new id (ncclGetUniqueId), made by one process and handed to the others.
+  static NcclUniqueId new_unique_id();
   ~NcclCommunicators();
   NcclCommunicators(const NcclCommunicators&) = delete;
   NcclCommunicators& operator=(const NcclCommunicators&) = delete;
 
   // Point-to-point sends and receives between ranks, queued on the streams
   // given, inside group(): every rank's calls of one exchange at once.
+  // `rank` is the index of this process's communicator, `to` and `from` the
+  // peers' ranks in the communicator.
   template <class Queue>
   void group(Queue queue) {
     group_start();

@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "mpi/mpi_support.hpp"
 #include "multi/dense_rows.hpp"
 #include "spmv/error.hpp"
 
@@ -13,14 +14,8 @@ namespace spmv {
 
 namespace {
 
-template <class T>
-MPI_Datatype mpi_type() {
-  return sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE;
-}
-
-void check_mpi(int status, const char* call) {
-  if (status != MPI_SUCCESS) throw Error(std::string("MPI call failed: ") + call);
-}
+using detail::check_mpi;
+using detail::mpi_type;
 
 // rows x k entries as an MPI count (an int).
 int message_count(index_t rows, index_t k) {
@@ -37,12 +32,8 @@ template <class T>
 MpiOperator<T>::MpiOperator(const Csr<T>& a, const Partition& partition, Exchange exchange,
                             const PlanOptions& part_options, MPI_Comm comm)
     : comm_(comm), exchange_(exchange) {
-  int rank = 0, size = 0;
-  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
-  if (partition.parts() != size)
-    throw InvalidArgument("MpiOperator: the partition has " + std::to_string(partition.parts()) +
-                          " parts for a communicator of " + std::to_string(size) + " ranks (one part per rank)");
+  const int rank = detail::rank_of_part(partition, comm, "MpiOperator");
+  const int size = partition.parts();
   part_ = std::move(split_into_parts(a, partition, exchange)[rank]);
   owned_rows_ = partition.rows_of_part(rank);
   if (exchange == Exchange::allgather) {

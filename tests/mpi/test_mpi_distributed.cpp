@@ -4,11 +4,13 @@
 // (halo and all-gather, equal rows, equal non-zeros and the graph partition,
 // f32 and f64, cpu backend) gathered from all ranks must match the reference
 // on the zoo and the small real matrices (SPMV_MPI_BACKEND=cuda: the parts on
-// the GPUs, one rank per GPU). Under the graph partition each rank's x and y
+// the GPUs, one rank per GPU, and MpiDeviceOperator's product with the
+// vectors on the GPUs on the zoo). Under the graph partition each rank's x and y
 // hold the entries of its owned_rows(). Prints one line per failure and exits
 // non-zero on rank 0 when any rank failed.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -153,6 +155,59 @@ bool product_matches(const Csr<double>& matrix, const std::string& name, Partiti
   return same && same_t && same_spmm;
 }
 
+#ifdef SPMV_HAVE_CUDA
+// A device copy of `host`, freed with the object.
+template <class T>
+struct DeviceVector {
+  T* data = nullptr;
+  explicit DeviceVector(const std::vector<T>& host) {
+    if (cudaMalloc(&data, std::max<std::size_t>(1, host.size()) * sizeof(T)) != cudaSuccess)
+      throw Error("cudaMalloc failed in the MPI test");
+    cudaMemcpy(data, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
+  }
+  ~DeviceVector() { cudaFree(data); }
+  DeviceVector(const DeviceVector&) = delete;
+  DeviceVector& operator=(const DeviceVector&) = delete;
+};
+
+// MpiDeviceOperator (x and y on the rank's GPU, x moved by NCCL): the
+// product with beta == 0 (y = NaN first: not read) and with alpha and beta,
+// gathered from all ranks, against the reference.
+template <class T>
+bool device_product_matches(const Csr<double>& matrix, const std::string& name, PartitionMethod method,
+                            Exchange exchange, int ranks, int rank) {
+  const Csr<T> a = cast<T>(matrix);
+  const Partition partition = spmv::partition(a, method, ranks);
+  const PlanOptions options = part_options(rank);
+  cudaSetDevice(options.device);
+  MpiDeviceOperator<T> op(a, partition, exchange, options, MPI_COMM_WORLD);
+  std::vector<index_t> own_columns(op.column_end() - op.column_begin());
+  std::iota(own_columns.begin(), own_columns.end(), op.column_begin());
+  const std::vector<index_t>& own_x = partition.row_order.empty() ? own_columns : op.owned_rows();
+  const auto x = test::random_vector<T>(a.cols, 41);
+  const auto y0 = test::random_vector<T>(a.rows, 42);
+  bool same = true;
+  for (const bool with_beta : {false, true}) {
+    const DeviceVector<T> x_local(entries_at(x, own_x));
+    std::vector<T> y_local = with_beta ? entries_at(y0, op.owned_rows())
+                                       : std::vector<T>(op.owned_rows().size(), std::numeric_limits<T>::quiet_NaN());
+    const DeviceVector<T> y_device(y_local);
+    const T alpha = with_beta ? T(-0.5) : T(1), beta = with_beta ? T(2) : T(0);
+    op.apply(x_local.data, y_device.data, alpha, beta);
+    cudaStreamSynchronize(static_cast<cudaStream_t>(options.stream));
+    cudaMemcpy(y_local.data(), y_device.data, y_local.size() * sizeof(T), cudaMemcpyDeviceToHost);
+    const std::vector<T> y = gathered_in_a_order(y_local, partition.row_offsets, partition);
+    const auto result = test::matches_reference_spmv(a, x, with_beta ? y0 : std::vector<T>{}, alpha, beta, y);
+    if (!result && rank == 0)
+      std::printf("FAILED device product%s %s, %d ranks by %s, %s, %s: %s\n", with_beta ? " (alpha, beta)" : "",
+                  name.c_str(), ranks, to_string(method), to_string(exchange), sizeof(T) == 4 ? "f32" : "f64",
+                  result.message());
+    same = same && bool(result);
+  }
+  return same;
+}
+#endif
+
 int run(int ranks, int rank) {
   int failures = 0, cases = 0;
   for (const auto& m : test::zoo_and_real_matrices(20000)) {
@@ -167,9 +222,25 @@ int run(int ranks, int rank) {
         cases += 2;
       }
   }
+  const PlanOptions options = part_options(rank);
+#ifdef SPMV_HAVE_CUDA
+  // One rank per GPU with the vectors on the GPUs (NCCL): the zoo, every
+  // partition and exchange.
+  if (options.backend == Backend::cuda)
+    for (const auto& m : test::matrix_zoo()) {
+      if (m.matrix.rows < ranks) continue;
+      for (const PartitionMethod method : {PartitionMethod::rows, PartitionMethod::nonzeros, PartitionMethod::graph})
+        for (const Exchange exchange : {Exchange::halo, Exchange::allgather}) {
+          if (method == PartitionMethod::graph && (m.matrix.rows != m.matrix.cols || !graph_partition_available()))
+            continue;
+          failures += !device_product_matches<double>(m.matrix, m.name, method, exchange, ranks, rank);
+          failures += !device_product_matches<float>(m.matrix, m.name, method, exchange, ranks, rank);
+          cases += 2;
+        }
+    }
+#endif
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  const PlanOptions options = part_options(rank);
   if (rank == 0)
     std::printf("%d ranks: %d cases, %d failures (summed over ranks); parts on the %s backend (rank 0: device %d)\n",
                 ranks, cases, total, to_string(options.backend), options.device);

@@ -254,13 +254,15 @@ nlohmann::ordered_json run_typed(BenchReport& report, const Csr<double>& matrix,
         1e3 * (on_links ? predicted_exchange_seconds_on_links(many.volume, *link, many.pulled)
                         : predicted_exchange_seconds_on_one_device(many.volume, *link, many.replayed_graphs,
                                                                    many.pulled));
-    std::printf("; %.1f KiB gathered in sectors; model %.4f ms (%s, links measured: %.1f GB/s, %.2f us a message; "
-                "measured/model %.2f)",
+    std::printf("; %.1f KiB gathered in sectors; model %.4f ms (%s, links measured: %.1f GB/s, %.2f us a message, "
+                "%.2f us each further one; measured/model %.2f)",
                 many.volume.total_gathered() / 1024.0, model_ms, on_links ? "a device per part" : "parts sharing a device",
-                link->bandwidth_gbs, link->latency_seconds * 1e6, many.exchange_ms / model_ms);
+                link->bandwidth_gbs, link->latency_seconds * 1e6, link->message_seconds * 1e6,
+                many.exchange_ms / model_ms);
     json["link"] = {{"devices", measured},
                     {"bandwidth_gbs", link->bandwidth_gbs},
-                    {"latency_us", link->latency_seconds * 1e6}};
+                    {"latency_us", link->latency_seconds * 1e6},
+                    {"further_message_us", link->message_seconds * 1e6}};
     json["exchange_model_ms"] = model_ms;
     json["exchange_model_kind"] = on_links ? "links" : "one_device";
   }
@@ -272,7 +274,7 @@ nlohmann::ordered_json run_typed(BenchReport& report, const Csr<double>& matrix,
   json["predicted_products_only_ms"] = max_part;
   json["predicted_products_only_efficiency"] = products_efficiency;
   if (d.link_gbs) {
-    const ExchangeLink given{*d.link_gbs, link ? link->latency_seconds : 0.0};
+    const ExchangeLink given{*d.link_gbs, link ? link->latency_seconds : 0.0, link ? link->message_seconds : 0.0};
     const double link_ms = predicted_exchange_seconds_on_links(many.volume, given, many.pulled) * 1e3;
     const double predicted = max_part + link_ms;
     std::printf("predicted on %d devices with %.0f GB/s links (%.2f us a message): exchange %.4f ms, product %.4f ms, "

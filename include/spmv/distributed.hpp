@@ -180,29 +180,34 @@ struct ExchangeLink {
   // waited for: the receiver's gather (pull), or packed on the sender, an
   // event, the copy on the receiver's stream (push).
   double latency_seconds = 0;
+  // Each further small message into a device in the same steps (a second
+  // sender): its kernel or copy, without another launch and wait.
+  double message_seconds = 0;
 };
 
 // The exchange model, from the halo lists (ExchangeVolume) and a measured
 // link; bandwidth and per-message latency, nothing fitted to the exchange.
 // Each part on its own device: the parts receive at once, each its messages
 // one after the other on its own stream, so the exchange takes as long as
-// the busiest part: max_p (messages_p latency + max(out_p, in_p) / bandwidth),
+// the busiest part: max_p (latency + (messages_p - 1) message +
+// max(out_p, in_p) / bandwidth) over the parts that receive,
 // where in and out are the sectors gathered and served when the parts pull,
 // the bytes received and sent when they are pushed.
 // All parts on one device: every byte shares the device's bandwidth, over
 // all parts the gathered sectors (pull) or the received bytes plus the
 // packed ones (push). The messages' latencies add up when one host thread
 // queues them one after the other; replayed as a graph (messages_at_once)
-// the parts receive at once and only the busiest part's messages follow
-// each other.
+// the parts receive at once: one latency, and the busiest part's further
+// messages follow each other.
 double predicted_exchange_seconds_on_links(const ExchangeVolume& volume, const ExchangeLink& link, bool pulled);
 double predicted_exchange_seconds_on_one_device(const ExchangeVolume& volume, const ExchangeLink& device_copy,
                                                 bool messages_at_once, bool pulled);
 
 // Times messages into every device of `devices` at once, each from the next
 // one in the list (the last from the first; one device: device copies), with
-// peer access enabled where the pairs allow it: the median of small messages
-// for the latency, of 64 MiB ones for the bandwidth, both waited for on
+// peer access enabled where the pairs allow it: the median of one small
+// message into each for the latency, of two for the further message's cost,
+// of 64 MiB ones for the bandwidth, all waited for on
 // every device as the distributed operator's exchange() waits. Each message
 // is sent as exchange() sends it with DistributedOptions::replay_graphs (a
 // replayed graph, or its steps queued one by one) and pull_from_peers.

@@ -191,13 +191,16 @@ ExchangeLink measure_device_links(const std::vector<int>& devices, bool replay_g
     for (const auto& leg : legs) streams.push_back({leg->sender_stream->get(), leg->sender});
     steps.push_back(std::make_unique<ReplayedSteps>(std::move(streams), replay_graphs));
   }
-  const auto send_small_messages = [&] {
+  // `messages` small messages into each device (a graph per count).
+  const auto send_small_messages = [&](int messages) {
+    const auto queue = [&](ProbeLeg& leg) {
+      for (int m = 0; m < messages; ++m) queue_small_message(leg, pull);
+    };
     if (pull)
-      for (std::size_t i = 0; i < count; ++i)
-        steps[i]->launch({0, 0, 0.0, 0.0}, 0, [&] { queue_small_message(*legs[i], true); });
+      for (std::size_t i = 0; i < count; ++i) steps[i]->launch({messages, 0, 0.0, 0.0}, 0, [&] { queue(*legs[i]); });
     else
-      steps[0]->launch({0, 0, 0.0, 0.0}, 0, [&] {
-        for (auto& leg : legs) queue_small_message(*leg, false);
+      steps[0]->launch({messages, 0, 0.0, 0.0}, 0, [&] {
+        for (auto& leg : legs) queue(*leg);
       });
     for (const auto& s : steps) s->synchronize();
   };
@@ -206,7 +209,8 @@ ExchangeLink measure_device_links(const std::vector<int>& devices, bool replay_g
     for (const auto& leg : legs) leg->stream->synchronize();
   };
   ExchangeLink link;
-  link.latency_seconds = median_seconds(20, 101, send_small_messages);
+  link.latency_seconds = median_seconds(20, 101, [&] { send_small_messages(1); });
+  link.message_seconds = std::max(0.0, median_seconds(20, 101, [&] { send_small_messages(2); }) - link.latency_seconds);
   link.bandwidth_gbs = probe_large_bytes / median_seconds(2, 11, send_large_messages) * 1e-9;
   return link;
 }

@@ -201,7 +201,9 @@ double predicted_exchange_seconds_on_links(const ExchangeVolume& volume, const E
   for (std::size_t p = 0; p < volume.received_bytes.size(); ++p) {
     const std::size_t bytes = pulled ? std::max(volume.gathered_bytes[p], volume.served_bytes[p])
                                      : std::max(volume.received_bytes[p], volume.sent_bytes[p]);
-    busiest = std::max(busiest, volume.messages_received[p] * link.latency_seconds +
+    const int messages = volume.messages_received[p];
+    if (messages == 0) continue;
+    busiest = std::max(busiest, link.latency_seconds + (messages - 1) * link.message_seconds +
                                     static_cast<double>(bytes) / (link.bandwidth_gbs * 1e9));
   }
   return busiest;
@@ -210,11 +212,13 @@ double predicted_exchange_seconds_on_links(const ExchangeVolume& volume, const E
 double predicted_exchange_seconds_on_one_device(const ExchangeVolume& volume, const ExchangeLink& device_copy,
                                                 bool messages_at_once, bool pulled) {
   const auto& messages = volume.messages_received;
-  const int in_turn = messages.empty()    ? 0
-                      : messages_at_once ? *std::max_element(messages.begin(), messages.end())
-                                         : std::accumulate(messages.begin(), messages.end(), 0);
   const std::size_t bytes = pulled ? volume.total_gathered() : volume.total_bytes() + volume.packed_bytes;
-  return in_turn * device_copy.latency_seconds + static_cast<double>(bytes) / (device_copy.bandwidth_gbs * 1e9);
+  const double transfer = static_cast<double>(bytes) / (device_copy.bandwidth_gbs * 1e9);
+  const int busiest = messages.empty() ? 0 : *std::max_element(messages.begin(), messages.end());
+  if (busiest == 0) return transfer;
+  if (!messages_at_once)
+    return std::accumulate(messages.begin(), messages.end(), 0) * device_copy.latency_seconds + transfer;
+  return device_copy.latency_seconds + (busiest - 1) * device_copy.message_seconds + transfer;
 }
 
 #define SPMV_INSTANTIATE_SPLIT(T)                                                                         \

@@ -122,16 +122,16 @@ TEST(Split, LocalRemoteAndHaloListsOfATridiagonalMatrix) {
   // Pulled, each ghost costs the 32-byte sector it falls in.
   EXPECT_EQ(halo.gathered_bytes, (std::vector<std::size_t>{32, 64, 32}));
   EXPECT_EQ(halo.served_bytes, (std::vector<std::size_t>{32, 64, 32}));
-  // Links of 1 GB/s and 1 us a message: the busiest part takes two messages
-  // and 16 bytes (pushed) or two sectors (pulled). On one device the 32
-  // bytes received and the 32 packed (pushed) or the 128 gathered (pulled)
-  // share it; queued one by one all 4 messages follow each other, at once
-  // only the busiest part's 2.
-  const ExchangeLink link{1.0, 1e-6};
-  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_links(halo, link, false), 2e-6 + 16e-9);
-  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_links(halo, link, true), 2e-6 + 64e-9);
+  // Links of 1 GB/s, 1 us a message and 0.25 us each further one: the
+  // busiest part takes two messages and 16 bytes (pushed) or two sectors
+  // (pulled). On one device the 32 bytes received and the 32 packed (pushed)
+  // or the 128 gathered (pulled) share it; queued one by one all 4 messages
+  // pay the latency, at once only the busiest part's 2 follow each other.
+  const ExchangeLink link{1.0, 1e-6, 0.25e-6};
+  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_links(halo, link, false), 1.25e-6 + 16e-9);
+  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_links(halo, link, true), 1.25e-6 + 64e-9);
   EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_one_device(halo, link, false, false), 4e-6 + (32 + 32) * 1e-9);
-  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_one_device(halo, link, true, true), 2e-6 + 128e-9);
+  EXPECT_DOUBLE_EQ(predicted_exchange_seconds_on_one_device(halo, link, true, true), 1.25e-6 + 128e-9);
 
   const auto gathered = split_into_parts(a, partition_rows(a, 3), Exchange::allgather);
   EXPECT_EQ(gathered[1].block.cols, 6);

@@ -98,8 +98,10 @@ for tool in "${tools[@]}"; do
       echo "  $tool $test: no log (not run)"
       continue
     fi
-    # memcheck, initcheck, synccheck: "ERROR SUMMARY: N errors"; racecheck: "(N errors, M warnings)".
-    e=$(grep -oE 'ERROR SUMMARY: [0-9]+|\([0-9]+ errors' "$log" | grep -oE '[0-9]+' | awk '{s += $1} END {print s + 0}')
+    # memcheck, initcheck, synccheck: "ERROR SUMMARY: N errors" (not the line "... N errors were
+    # not printed" that follows it past the print limit); racecheck: "(N errors, M warnings)",
+    # "(1 error, ...)" for one.
+    e=$(grep -oE 'ERROR SUMMARY: [0-9]+ errors?$|\([0-9]+ errors?,' "$log" | grep -oE '[0-9]+' | awk '{s += $1} END {print s + 0}')
     w=$(grep -oE '[0-9]+ warnings\)' "$log" | grep -oE '[0-9]+' | awk '{s += $1} END {print s + 0}')
     code=$(tail -1 "$log" | awk '{print $2}')
     errors=$((errors + e)) warnings=$((warnings + w))

@@ -102,13 +102,10 @@ struct DevicePart {
       }
       ghost_sources = DeviceBuffer<index_t>(sources, "distributed part ghost sources");
     }
-    std::vector<index_t> columns;
-    for (const HaloSend& send : part.sends) {
-      send_offsets.push_back(static_cast<index_t>(columns.size()));
-      columns.insert(columns.end(), send.local_columns.begin(), send.local_columns.end());
-    }
-    send_columns = DeviceBuffer<index_t>(columns, "distributed part send lists");
-    send_buffer = DeviceBuffer<T>(columns.size(), "distributed part send buffer");
+    ConcatenatedSends sends = concatenated_sends(part.sends);
+    send_offsets = std::move(sends.offsets);
+    send_columns = DeviceBuffer<index_t>(sends.columns, "distributed part send lists");
+    send_buffer = DeviceBuffer<T>(sends.columns.size(), "distributed part send buffer");
     for (DeviceBuffer<T>* written_later : {&x, &ghosts, &y, &remote_y, &send_buffer}) written_later->set_zero();
     PlanOptions part_options = options.part_options;
     part_options.device = device;

@@ -106,7 +106,7 @@ std::unique_ptr<ProbeLeg> make_probe_leg(int receiver, int sender, bool pull) {
     leg->packed = DeviceBuffer<double>(message, "link probe send buffer");
     if (!pull) leg->columns = DeviceBuffer<index_t>(probe_message_entries, "link probe send list");
     leg->source = DeviceBuffer<char>(probe_large_bytes, "link probe source");
-    SPMV_CUDA_CHECK(cudaMemset(leg->source.data(), 0, probe_large_bytes));  // copied: written first
+    leg->source.set_zero();  // copied: written first
     leg->sender_stream = std::make_unique<NonBlockingStream>();
     leg->packed_event = std::make_unique<OrderingEvent>();
   }

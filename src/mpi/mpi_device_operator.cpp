@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "mpi/mpi_support.hpp"
+#include "multi/part_operators.hpp"
 #include "spmv/error.hpp"
 
 #ifdef SPMV_HAVE_CUDA
@@ -41,7 +42,7 @@ struct MpiDeviceOperator<T>::DeviceState {
   detail::NonBlockingStream exchange;
   detail::OrderingEvent x_ready, received;
   std::unique_ptr<detail::NcclCommunicators> nccl;
-  std::unique_ptr<Operator<T>> block, local, remote;
+  detail::PartOperators<T> ops;
   // All-gather: x of every rank, and where each rank's slice starts.
   detail::DeviceBuffer<T> full_x;
   std::vector<index_t> slice_offsets;
@@ -99,25 +100,18 @@ MpiDeviceOperator<T>::MpiDeviceOperator(const Csr<T>& a, const Partition& partit
   s.exchange_kind = exchange;
   s.compute = static_cast<cudaStream_t>(part_options.stream);
   s.nccl = std::make_unique<detail::NcclCommunicators>(s.device, rank, ranks, broadcast_nccl_id(rank, comm));
+  s.ops = detail::plan_part(part, exchange, part_options);
   if (exchange == Exchange::allgather) {
-    s.block = plan(part.block, part_options);
     s.full_x = detail::DeviceBuffer<T>(a.cols, "MPI rank's full x");
     s.full_x.set_zero();
     s.slice_offsets = partition.column_offsets;
     return;
   }
-  s.local = plan(part.local, part_options);
-  if (!part.ghost_columns.empty()) {
-    s.remote = plan(part.remote, part_options);
-    s.remote->set_stream(s.exchange.get());  // it reads the ghosts alone: it follows them
-  }
-  std::vector<index_t> columns;
-  for (const HaloSend& send : part.sends) {
-    s.send_offsets.push_back(static_cast<index_t>(columns.size()));
-    columns.insert(columns.end(), send.local_columns.begin(), send.local_columns.end());
-  }
-  s.send_columns = detail::DeviceBuffer<index_t>(columns, "MPI rank's send lists");
-  s.send_buffer = detail::DeviceBuffer<T>(columns.size(), "MPI rank's send buffer");
+  if (s.ops.remote) s.ops.remote->set_stream(s.exchange.get());  // it reads the ghosts alone: it follows them
+  detail::ConcatenatedSends sends = detail::concatenated_sends(part.sends);
+  s.send_offsets = std::move(sends.offsets);
+  s.send_columns = detail::DeviceBuffer<index_t>(sends.columns, "MPI rank's send lists");
+  s.send_buffer = detail::DeviceBuffer<T>(sends.columns.size(), "MPI rank's send buffer");
   s.ghosts = detail::DeviceBuffer<T>(part.ghost_columns.size(), "MPI rank's ghosts");
   s.remote_rows = detail::DeviceBuffer<index_t>(part.remote_rows, "MPI rank's remote rows");
   s.remote_y = detail::DeviceBuffer<T>(part.remote_rows.size(), "MPI rank's remote product");
@@ -135,10 +129,7 @@ MpiDeviceOperator<T>::~MpiDeviceOperator() {
 
 template <class T>
 std::vector<OperatorDescription> MpiDeviceOperator<T>::describe() const {
-  std::vector<OperatorDescription> descriptions;
-  for (const auto* op : {&state_->block, &state_->local, &state_->remote})
-    if (*op) descriptions.push_back((*op)->describe());
-  return descriptions;
+  return state_->ops.describe();
 }
 
 template <class T>
@@ -164,7 +155,7 @@ void MpiDeviceOperator<T>::apply(const T* x_local, T* y_local, T alpha, T beta) 
     });
     SPMV_CUDA_CHECK(cudaEventRecord(s.received.get(), exchange));
     SPMV_CUDA_CHECK(cudaStreamWaitEvent(s.compute, s.received.get(), 0));
-    s.block->apply(s.full_x.data(), y_local, alpha, beta);
+    s.ops.block->apply(s.full_x.data(), y_local, alpha, beta);
     return;
   }
   if (s.send_columns.size() > 0)
@@ -180,11 +171,11 @@ void MpiDeviceOperator<T>::apply(const T* x_local, T* y_local, T alpha, T beta) 
         s.nccl->receive(0, s.ghosts.data() + receive.offset, static_cast<std::size_t>(receive.count), type,
                         receive.from, exchange);
   });
-  if (s.remote) s.remote->apply(s.ghosts.data(), s.remote_y.data(), T(1), T(0));
+  if (s.ops.remote) s.ops.remote->apply(s.ghosts.data(), s.remote_y.data(), T(1), T(0));
   SPMV_CUDA_CHECK(cudaEventRecord(s.received.get(), exchange));
-  s.local->apply(x_local, y_local, alpha, beta);
+  s.ops.local->apply(x_local, y_local, alpha, beta);
   SPMV_CUDA_CHECK(cudaStreamWaitEvent(s.compute, s.received.get(), 0));
-  if (s.remote)
+  if (s.ops.remote)
     detail::scatter_rows(s.remote_rows.data(), static_cast<index_t>(s.remote_rows.size()), 1, Layout::row_major,
                          s.remote_y.data(), y_local, alpha, T(1), s.compute);
 }

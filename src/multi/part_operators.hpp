@@ -33,6 +33,21 @@ std::size_t send_index(const PartMatrices<T>& sender, int to) {
   throw InvalidArgument("internal: a part has no send list for part " + std::to_string(to));
 }
 
+// Every send list of a part, concatenated in order, and where each starts:
+// the layout of a device part's send buffer (push and NCCL pack into it).
+struct ConcatenatedSends {
+  std::vector<index_t> columns;
+  std::vector<index_t> offsets;
+};
+inline ConcatenatedSends concatenated_sends(const std::vector<HaloSend>& sends) {
+  ConcatenatedSends all;
+  for (const HaloSend& send : sends) {
+    all.offsets.push_back(static_cast<index_t>(all.columns.size()));
+    all.columns.insert(all.columns.end(), send.local_columns.begin(), send.local_columns.end());
+  }
+  return all;
+}
+
 template <class T>
 PartOperators<T> plan_part(const PartMatrices<T>& part, Exchange exchange, const PlanOptions& options) {
   PartOperators<T> ops;

@@ -19,7 +19,7 @@
 // The workspace is the row-block table, the chunk partials and the cut rows.
 #include "cuda/block_reduce.cuh"
 #include "cuda/csr_kernels.hpp"
-#include "cuda/csr_split_rows.hpp"
+#include "cuda/csr_row_blocks.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_loads.cuh"
 
@@ -31,17 +31,6 @@ namespace {
 // chunks (first choice, not yet measured: a lone block may work 4x longer
 // than the others, and cut rows are few enough to make the fix-up cheap).
 constexpr index_t max_rounds_per_block = 4;
-
-// Rows [row_begin, row_end) and entries [entry_begin, entry_end) of one
-// thread block. A chunk of a cut row has one row and partial >= 0: the slot
-// of its partial sum; otherwise partial < 0 and the block writes y.
-struct RowBlock {
-  index_t row_begin;
-  index_t row_end;
-  index_t entry_begin;
-  index_t entry_end;
-  index_t partial;
-};
 
 // Loads of one round: entries begin + item * BlockSize + threadIdx.x below end.
 template <int BlockSize, int Items, class T>
@@ -132,35 +121,10 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
     (void)device;
     const index_t capacity = block_size_ * items_per_thread_;
     const std::int64_t max_chunk = static_cast<std::int64_t>(max_rounds_per_block) * capacity;
-    const auto& ptr = host.row_ptr;
-    std::vector<RowBlock> blocks;
-    std::vector<SplitRow> cut_rows;
-    index_t partial_count = 0;
-    for (index_t r = 0; r < host.rows;) {
-      const std::int64_t length = ptr[r + 1] - ptr[r];
-      if (length <= capacity) {
-        // As many following rows as fit in the capacity.
-        index_t end = r;
-        while (end < host.rows && end - r < capacity && ptr[end + 1] - ptr[r] <= capacity) ++end;
-        blocks.push_back({r, end, ptr[r], ptr[end], -1});
-        r = end;
-        continue;
-      }
-      const std::int64_t chunks = (length + max_chunk - 1) / max_chunk;
-      if (chunks == 1) {
-        blocks.push_back({r, r + 1, ptr[r], ptr[r + 1], -1});
-      } else {
-        cut_rows.push_back({r, partial_count, static_cast<index_t>(chunks)});
-        for (std::int64_t c = 0; c < chunks; ++c)
-          blocks.push_back({r, r + 1, static_cast<index_t>(ptr[r] + length * c / chunks),
-                            static_cast<index_t>(ptr[r] + length * (c + 1) / chunks),
-                            partial_count++});
-      }
-      ++r;
-    }
-    row_blocks_ = DeviceBuffer<RowBlock>(blocks, "csr-adaptive row blocks");
-    partials_ = DeviceBuffer<T>(partial_count, "csr-adaptive chunk partials");
-    fixup_ = SplitRowFixup(cut_rows);
+    const RowBlocks pieces = build_row_blocks(host.row_ptr, capacity, capacity, max_chunk);
+    row_blocks_ = DeviceBuffer<RowBlock>(pieces.blocks, "csr-adaptive row blocks");
+    partials_ = DeviceBuffer<T>(pieces.partial_count, "csr-adaptive chunk partials");
+    fixup_ = SplitRowFixup(pieces.cut_rows);
   }
 
   void spmv(const CsrView<T>& a, const T* x, T* y, T alpha, T beta,

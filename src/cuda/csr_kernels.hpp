@@ -22,5 +22,7 @@ template <class T>
 std::unique_ptr<CsrAlgorithm<T>> make_csr_merge(const KernelParams& params);
 template <class T>
 std::unique_ptr<CsrAlgorithm<T>> make_csr_adaptive(const KernelParams& params);
+template <class T>
+std::unique_ptr<CsrAlgorithm<T>> make_csr_hub(const KernelParams& params);
 
 }  // namespace spmv::detail

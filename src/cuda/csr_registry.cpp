@@ -1,5 +1,6 @@
 // The catalogue of CSR kernels of the cuda backend and the default choice.
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <string>
 
@@ -57,6 +58,16 @@ const std::vector<CsrKernelEntry<T>>& csr_kernel_registry() {
                                      "a row block holds block_size x this many entries")},
                              true, false}),
        make_csr_adaptive<T>},
+      {deterministic_kernel({"csr-hub", "csr", Backend::cuda,
+                             "the most referenced columns' x in shared memory of persistent blocks; a warp per "
+                             "piece of ~constant entries (power-law graphs)",
+                             {block_size_spec({256, 512, 1024}, "1024"),
+                              one_of("items_per_thread", {2, 4, 8}, "4", "a piece holds 32 x this many entries"),
+                              in_range("hub_kib", 0, 227, "128", "KiB of shared memory for hub x values per block"),
+                              in_range("hub_min_entries", 0, INT_MAX, "0",
+                                       "a hub has more entries than this (0: resident blocks x value bytes / 32)")},
+                             true, false}),
+       make_csr_hub<T>},
   };
   return registry;
 }

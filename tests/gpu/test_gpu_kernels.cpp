@@ -47,6 +47,13 @@ const test::KernelVariants& kernel_variants() {
        {{{"block_size", 128}, {"items_per_thread", 4}},
         {{"block_size", 256}, {"items_per_thread", 8}},
         {{"block_size", 256}, {"items_per_thread", 12}}}},
+      // Hubs: every column with an entry (as many as 1 KiB holds, so pieces mix
+      // hub and plain columns), none, and the defaults (few zoo columns qualify).
+      {"csr-hub",
+       {{},
+        {{"hub_min_entries", 1}, {"hub_kib", 1}},
+        {{"hub_min_entries", 1}, {"block_size", 256}, {"items_per_thread", 8}},
+        {{"hub_kib", 0}, {"block_size", 512}}}},
       // Format kernels (issue 4). Formats may refuse a matrix they would pad
       // beyond their limit (see check_products).
       {"coo", {{{"block_size", 64}}, {}}},

@@ -10,6 +10,8 @@
 // last step on the compute stream, so no buffer is rewritten while read.
 #include "spmv/mpi.hpp"
 
+#include <map>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -41,7 +43,7 @@ struct MpiDeviceOperator<T>::DeviceState {
   cudaStream_t compute = nullptr;  // PlanOptions::stream: the caller's
   detail::NonBlockingStream exchange;
   detail::OrderingEvent x_ready, received;
-  std::unique_ptr<detail::NcclCommunicators> nccl;
+  std::shared_ptr<detail::NcclCommunicators> nccl;  // shared with the comm's other operators
   detail::PartOperators<T> ops;
   // All-gather: x of every rank, and where each rank's slice starts.
   detail::DeviceBuffer<T> full_x;
@@ -75,6 +77,48 @@ detail::NcclUniqueId broadcast_nccl_id(int rank, MPI_Comm comm) {
   return id;
 }
 
+// NCCL communicators kept on the MPI communicator (an attribute), one per
+// device of this rank, for every MpiDeviceOperator over the same ranks: making
+// one takes seconds (ncclCommInitRank). Sharing is safe because an operator's
+// exchanges are collective: every rank calls them in the same order.
+using NcclByDevice = std::map<int, std::shared_ptr<detail::NcclCommunicators>>;
+
+int delete_nccl_by_device(MPI_Comm, int, void* attribute, void*) {
+  delete static_cast<NcclByDevice*>(attribute);
+  return MPI_SUCCESS;
+}
+
+int nccl_keyval() {
+  static const int keyval = [] {
+    int made = MPI_KEYVAL_INVALID;
+    detail::check_mpi(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_nccl_by_device, &made, nullptr),
+                      "MPI_Comm_create_keyval");
+    return made;
+  }();
+  return keyval;
+}
+
+// The communicator of this rank's `device` over `comm`: the kept one when
+// every rank keeps one for its device (agreed by an all-reduce, so that all
+// or none make a new one), else a new one, then kept.
+std::shared_ptr<detail::NcclCommunicators> nccl_over(MPI_Comm comm, int device, int rank, int ranks) {
+  void* attribute = nullptr;
+  int found = 0;
+  detail::check_mpi(MPI_Comm_get_attr(comm, nccl_keyval(), &attribute, &found), "MPI_Comm_get_attr");
+  auto* kept = found ? static_cast<NcclByDevice*>(attribute) : nullptr;
+  const int here = kept && kept->count(device) ? 1 : 0;
+  int everywhere = 0;
+  detail::check_mpi(MPI_Allreduce(&here, &everywhere, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  if (everywhere) return kept->at(device);
+  auto made = std::make_shared<detail::NcclCommunicators>(device, rank, ranks, broadcast_nccl_id(rank, comm));
+  if (!kept) {
+    kept = new NcclByDevice;
+    detail::check_mpi(MPI_Comm_set_attr(comm, nccl_keyval(), kept), "MPI_Comm_set_attr");
+  }
+  (*kept)[device] = made;
+  return made;
+}
+
 }  // namespace
 
 template <class T>
@@ -99,7 +143,7 @@ MpiDeviceOperator<T>::MpiDeviceOperator(const Csr<T>& a, const Partition& partit
   s.rank = rank;
   s.exchange_kind = exchange;
   s.compute = static_cast<cudaStream_t>(part_options.stream);
-  s.nccl = std::make_unique<detail::NcclCommunicators>(s.device, rank, ranks, broadcast_nccl_id(rank, comm));
+  s.nccl = nccl_over(comm, s.device, rank, ranks);
   s.ops = detail::plan_part(part, exchange, part_options);
   if (exchange == Exchange::allgather) {
     s.full_x = detail::DeviceBuffer<T>(a.cols, "MPI rank's full x");

@@ -14,7 +14,10 @@ build_dir=${BUILD_DIR:-build}
 shared=${SPMV_SHARED_DATA:-../shared/data}
 results=("$shared/selector-training/h100-2026-11-23-families45.jsonl.gz"
          "$shared/selector-training/h200-2026-11-23-families45.jsonl.gz"
-         bench/results/2026-11-22-h100/results.jsonl.gz "$@")
+         bench/results/2026-11-22-h100/results.jsonl.gz
+         bench/results/2026-11-26-csr-hub-suite/h100-families.jsonl.gz
+         bench/results/2026-11-26-csr-hub-suite/h200-families.jsonl.gz
+         bench/results/2026-11-26-csr-hub-suite/h100-real.jsonl.gz "$@")
 python3 bench/train_selector.py --spmv "$build_dir/spmv" --shared-matrices "$shared/matrices" \
   --features-cache bench/selector/features.jsonl --jobs "${JOBS:-$(nproc)}" \
   --out src/select/models/sm90.json --judge docs/selector-judgement.md "${results[@]}"

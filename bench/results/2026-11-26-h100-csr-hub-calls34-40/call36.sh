@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Device call 36: csr-hub with staged row starts, the next piece loaded ahead, hubs by copy cost;
+# block/hub sweep on R-MAT 20 and 22, Nsight Compute of csr-hub against csr-adaptive (R-MAT 20).
+set -u
+t0=$(date +%s); root=$PWD
+tar xJf .device-build/g36.txz
+R=$OUT; mkdir -p $R/json
+export SPMV_SHARED_DATA=$root/.device-data/mini OMP_NUM_THREADS=16
+(SPMV_REQUIRE_GPU=1 SPMV_CLI=build/spmv timeout 150 build/tests/spmv_gpu_tests --gtest_filter='*csr_hub*' > $R/gpu-tests.log 2>&1; echo "exit $?" >> $R/gpu-tests.log)
+for m in 16:8 18:16 20:4 20:16 22:8 22:16; do
+  build/spmv gen rmat:scale=${m%%:*},edge_factor=${m##*:} -o /tmp/rmat-${m%%:*}-${m##*:}.spmv > /dev/null
+done
+bench() { local name=$1; shift
+  [ $(( t0 + 420 - $(date +%s) )) -lt 20 ] && { echo "$name: skipped (time)" >> $R/timeline.txt; return; }
+  timeout 120 build/spmv bench "$@" --runs 20 --json $R/json/$name.json > $R/$name.log 2>&1
+  echo "$name exit $? at $(( $(date +%s) - t0 )) s" >> $R/timeline.txt; }
+for p in f64 f32; do
+  for v in block_size=1024,hub_kib=64 block_size=512,hub_kib=48 block_size=512,hub_kib=64 block_size=256,hub_kib=24 block_size=1024,hub_kib=96; do
+    for m in 20-16 22-16 20-4; do
+      bench v-$m-$p-${v//[=,]/_} /tmp/rmat-$m.spmv --backend cuda --kernels csr-hub --params $v --precision $p
+    done
+  done
+  for m in 16-8 18-16 22-8; do
+    bench t-$m-$p /tmp/rmat-$m.spmv --backend cuda --kernels csr-hub,csr-adaptive,csr-merge --precision $p
+  done
+done
+met=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_srcunit_tex_op_read.sum,l1tex__t_sector_hit_rate.pct,sm__warps_active.avg.pct_of_peak_sustained_active,launch__grid_size,launch__block_size,launch__registers_per_thread,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active
+for p in f64 f32; do
+  timeout 60 ncu --clock-control none --launch-count 12 --metrics $met --csv build/spmv bench /tmp/rmat-20-16.spmv --backend cuda --kernels csr-hub,csr-adaptive --precision $p --runs 2 --warmup 1 > $R/ncu-$p.csv 2> $R/ncu-$p.err
+  echo "ncu $p exit $? at $(( $(date +%s) - t0 )) s" >> $R/timeline.txt
+done
+{ grep -E '^\[  (PASSED|FAILED)|^\[  FAILED|^exit' $R/gpu-tests.log; grep -v "exit 0" $R/timeline.txt
+  python3 - $R/json <<'PY'
+import json, sys, glob, os
+for f in sorted(glob.glob(sys.argv[1] + '/*.json')):
+    d = json.load(open(f)); ok = [r for r in d['results'] if r['status'] == 'ok']
+    v = [r for r in ok if r['backend'] == 'cusparse']; o = [r for r in ok if r['backend'] == 'cuda']
+    bv = min(v, key=lambda r: r['median_ms']) if v else None
+    row = ' '.join(f"{r['kernel']}={r['median_ms']:.4f}({bv['median_ms']/r['median_ms']:.2f}x)" for r in o)
+    bad = [r['kernel'] + ':' + r['status'] for r in d['results'] if r['status'] != 'ok']
+    print(f"{os.path.basename(f)[:-5]:34s} {bv['kernel']}={bv['median_ms']:.4f} {row} {' '.join(bad)}")
+PY
+  for p in f64 f32; do python3 - $R/ncu-$p.csv <<'PY'
+import csv, sys, collections
+rows = list(csv.reader(l for l in open(sys.argv[1]) if l.startswith('"')))
+h = rows[0]; ki = h.index('Kernel Name'); mi = h.index('Metric Name'); vi = h.index('Metric Value'); ii = h.index('ID')
+by = collections.OrderedDict()
+for r in rows[1:]:
+    by.setdefault((r[ii], r[ki][:40]), {})[r[mi]] = r[vi]
+for (i, k), m in by.items():
+    if 'hub_kernel' in k or 'adaptive_kernel' in k:
+        print(sys.argv[1].split('/')[-1], k[:28], ' '.join(f"{n.split('.')[0].split('__')[-1][:18]}={v}" for n, v in m.items()))
+PY
+  done
+} > $R/summary.txt 2>&1
+(cd $R && tar czf results.tgz json *.log *.txt *.csv *.err && rm -rf json *.log timeline.txt *.csv *.err)
+cat $R/summary.txt

@@ -42,19 +42,18 @@ constexpr index_t max_rounds_per_piece = 4;
 
 template <class T>
 struct HubMatrix {
-  const index_t *row_ptr;
-  const index_t *codes;  // per entry: its column, or ~slot for a hub
-  const T *values;
-  const RowBlock *pieces;
+  const index_t* row_ptr;
+  const index_t* codes;  // per entry: its column, or ~slot for a hub
+  const T* values;
+  const RowBlock* pieces;
   index_t piece_count;
-  const T *hub_values;  // per slot: x of the hub's column, gathered by
-                        // gather_hubs_kernel
+  const T* hub_values;  // per slot: x of the hub's column (gather_hubs_kernel)
   index_t hubs;
 };
 
 // Loads entries begin + item * 32 + lane (below count) of one round.
 template <int Items, class T>
-__device__ __forceinline__ void load_round(const HubMatrix<T> &m, index_t begin, index_t count, index_t lane,
+__device__ __forceinline__ void load_round(const HubMatrix<T>& m, index_t begin, index_t count, index_t lane,
                                            index_t (&codes)[Items], T (&vals)[Items]) {
 #pragma unroll
   for (int item = 0; item < Items; ++item) {
@@ -67,7 +66,7 @@ __device__ __forceinline__ void load_round(const HubMatrix<T> &m, index_t begin,
 }
 
 template <class T>
-__device__ __forceinline__ T x_at(index_t code, const T *hub_x, const T *__restrict__ x) {
+__device__ __forceinline__ T x_at(index_t code, const T* hub_x, const T* __restrict__ x) {
   return code < 0 ? hub_x[~code] : load_cached(x + code);
 }
 
@@ -76,8 +75,8 @@ __device__ __forceinline__ T x_at(index_t code, const T *hub_x, const T *__restr
 // itself cost a 32-byte sector per hub and block (R-MAT 20, f64: 0.197 ms
 // against 0.154 with 8,192 hubs in 264 blocks against 132).
 template <class T>
-__global__ void gather_hubs_kernel(const index_t *__restrict__ hub_cols, index_t hubs, const T *__restrict__ x,
-                                   T *__restrict__ hub_values) {
+__global__ void gather_hubs_kernel(const index_t* __restrict__ hub_cols, index_t hubs, const T* __restrict__ x,
+                                   T* __restrict__ hub_values) {
   const index_t h = blockIdx.x * blockDim.x + threadIdx.x;
   if (h < hubs) hub_values[h] = load_cached(x + hub_cols[h]);
 }
@@ -87,22 +86,22 @@ __global__ void gather_hubs_kernel(const index_t *__restrict__ hub_cols, index_t
 // 0.194 ms against 0.156).
 template <class T, int BlockSize, int Items>
 __global__ void __launch_bounds__(BlockSize)
-    spmv_csr_hub_kernel(HubMatrix<T> m, const T *__restrict__ x, T *__restrict__ y, T alpha, T beta,
-                        T *__restrict__ partials) {
+    spmv_csr_hub_kernel(HubMatrix<T> m, const T* __restrict__ x, T* __restrict__ y, T alpha, T beta,
+                        T* __restrict__ partials) {
   constexpr int warps = BlockSize / warp_size;
   constexpr index_t capacity = warp_size * Items;
   // Shared memory: each warp's products and row starts, then the hubs' x.
   extern __shared__ __align__(16) unsigned char shared_bytes[];
-  T *const staged = reinterpret_cast<T *>(shared_bytes);
-  index_t *const staged_starts = reinterpret_cast<index_t *>(staged + warps * capacity);
-  T *const hub_x = reinterpret_cast<T *>(staged_starts + warps * (capacity + 1));
+  T* const staged = reinterpret_cast<T*>(shared_bytes);
+  index_t* const staged_starts = reinterpret_cast<index_t*>(staged + warps * capacity);
+  T* const hub_x = reinterpret_cast<T*>(staged_starts + warps * (capacity + 1));
   for (index_t h = threadIdx.x; h < m.hubs; h += BlockSize) hub_x[h] = load_cached(m.hub_values + h);
   __syncthreads();
 
   const index_t warp = threadIdx.x / warp_size;
   const index_t lane = threadIdx.x % warp_size;
-  T *const products = staged + warp * capacity;
-  index_t *const row_starts = staged_starts + warp * (capacity + 1);
+  T* const products = staged + warp * capacity;
+  index_t* const row_starts = staged_starts + warp * (capacity + 1);
   const index_t stride = gridDim.x * warps;
   index_t p = blockIdx.x * warps + warp;
   // Software pipeline: while a piece's x is gathered, the first round of the
@@ -178,32 +177,32 @@ __global__ void __launch_bounds__(BlockSize)
 // Entries per column, counted on the device: a host pass over the column
 // indices, its increments landing all over a cols-long array, took most of
 // the plan (175 ms on R-MAT 22, edge factor 8).
-__global__ void count_columns_kernel(const index_t *__restrict__ col_idx, index_t nnz, index_t *__restrict__ counts) {
+__global__ void count_columns_kernel(const index_t* __restrict__ col_idx, index_t nnz, index_t* __restrict__ counts) {
   const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k < nnz) atomicAdd(counts + col_idx[k], 1);
 }
 
 // The column table: each column's code, the column itself ...
-__global__ void plain_codes_kernel(index_t cols, index_t *__restrict__ table) {
+__global__ void plain_codes_kernel(index_t cols, index_t* __restrict__ table) {
   const std::int64_t c = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (c < cols) table[c] = static_cast<index_t>(c);
 }
 
 // ... or ~slot for a hub.
-__global__ void hub_codes_kernel(const index_t *__restrict__ hub_cols, index_t hubs, index_t *__restrict__ table) {
+__global__ void hub_codes_kernel(const index_t* __restrict__ hub_cols, index_t hubs, index_t* __restrict__ table) {
   const index_t slot = blockIdx.x * blockDim.x + threadIdx.x;
   if (slot < hubs) table[hub_cols[slot]] = ~slot;
 }
 
-__global__ void recode_columns_kernel(const index_t *__restrict__ col_idx, const index_t *__restrict__ table,
-                                      index_t nnz, index_t *__restrict__ codes) {
+__global__ void recode_columns_kernel(const index_t* __restrict__ col_idx, const index_t* __restrict__ table,
+                                      index_t nnz, index_t* __restrict__ codes) {
   const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k < nnz) codes[k] = table[col_idx[k]];
 }
 
 // The hubs, in column order: the columns with more than `min_entries`
 // entries, the most referenced first (ties: lower column), at most `most`.
-std::vector<index_t> pick_hubs(const std::vector<index_t> &entries, std::size_t most, index_t min_entries) {
+std::vector<index_t> pick_hubs(const std::vector<index_t>& entries, std::size_t most, index_t min_entries) {
   std::vector<index_t> hubs;
   for (std::size_t c = 0; c < entries.size(); ++c)
     if (entries[c] > min_entries) hubs.push_back(static_cast<index_t>(c));
@@ -227,7 +226,7 @@ class CsrHub final : public CsrAlgorithm<T> {
         hub_kib_(hub_kib),
         hub_min_entries_(hub_min_entries) {}
 
-  void prepare(const Csr<T> &host, const CsrView<T> &device) override {
+  void prepare(const Csr<T>& host, const CsrView<T>& device) override {
     const index_t capacity = warp_size * items_per_thread_;
     const RowBlocks pieces =
         build_row_blocks(host.row_ptr, capacity, warp_size, static_cast<std::int64_t>(max_rounds_per_piece) * capacity);
@@ -243,6 +242,13 @@ class CsrHub final : public CsrAlgorithm<T> {
                                 static_cast<std::size_t>(block_size_ / warp_size) * (capacity + 1) * sizeof(index_t);
     const std::size_t hub_bytes =
         std::min<std::size_t>(static_cast<std::size_t>(hub_kib_) * 1024, shared_limit - staging);
+    // The limit is an attribute of the kernel, not of this operator: set to
+    // the device's most, so that another operator's plan never lowers it
+    // below what this one launches with (R-MAT 20 and 22 ran as fast as with
+    // the limit at this operator's need: device call 49).
+    with_kernel([&](auto kernel) {
+      SPMV_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_limit));
+    });
     const index_t resident_at_most = resident_blocks(staging + hub_bytes, multiprocessors);
 
     // Each resident block copies a hub's x once per product: sizeof(T) / 32
@@ -269,7 +275,7 @@ class CsrHub final : public CsrAlgorithm<T> {
     if (!hubs.empty()) recode(device, column_table);
   }
 
-  void spmv(const CsrView<T> &a, const T *x, T *y, T alpha, T beta, cudaStream_t stream) const override {
+  void spmv(const CsrView<T>& a, const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
     if (pieces_.size() == 0) return;
     const HubMatrix<T> m{a.row_ptr,
                          codes_.size() > 0 ? codes_.data() : a.col_idx,
@@ -317,7 +323,7 @@ class CsrHub final : public CsrAlgorithm<T> {
   index_t grid_ = 0;
 
   template <class Launch>
-  void with_kernel(const Launch &launch) const {
+  void with_kernel(const Launch& launch) const {
     const auto by_items = [&](auto block_size) {
       constexpr int bs = decltype(block_size)::value;
       if (items_per_thread_ == 2)
@@ -340,8 +346,6 @@ class CsrHub final : public CsrAlgorithm<T> {
     int per_multiprocessor = 0;
     with_kernel([&](auto kernel) {
       SPMV_CUDA_CHECK(
-          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
-      SPMV_CUDA_CHECK(
           cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, block_size_, shared_bytes));
     });
     return std::max<index_t>(1, static_cast<index_t>(per_multiprocessor) * multiprocessors);
@@ -349,7 +353,7 @@ class CsrHub final : public CsrAlgorithm<T> {
 
   // Turns `table` (a column count per column) into the column codes and
   // recodes the entries with it.
-  void recode(const CsrView<T> &device, DeviceBuffer<index_t> &table) {
+  void recode(const CsrView<T>& device, DeviceBuffer<index_t>& table) {
     const auto hubs = static_cast<index_t>(hub_cols_.size());
     plain_codes_kernel<<<blocks_for(device.cols, default_block_size), default_block_size>>>(device.cols, table.data());
     SPMV_LAUNCH_CHECK();
@@ -367,7 +371,7 @@ class CsrHub final : public CsrAlgorithm<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<CsrAlgorithm<T>> make_csr_hub(const KernelParams &params) {
+std::unique_ptr<CsrAlgorithm<T>> make_csr_hub(const KernelParams& params) {
   // Measured on an H100 (2026-11-26, R-MAT scale 20 and 22, edge factors 8 and
   // 16, f64 and f32): 1024 x 4 with 128 KiB of hubs was the fastest or within
   // 2% of it. One block per SM (the registers allow no more); 256- and
@@ -377,7 +381,7 @@ std::unique_ptr<CsrAlgorithm<T>> make_csr_hub(const KernelParams &params) {
   return std::make_unique<CsrHub<T>>(param_or(params, "block_size", 1024), param_or(params, "items_per_thread", 4),
                                      param_or(params, "hub_kib", 128), param_or(params, "hub_min_entries", 0));
 }
-template std::unique_ptr<CsrAlgorithm<float>> make_csr_hub(const KernelParams &);
-template std::unique_ptr<CsrAlgorithm<double>> make_csr_hub(const KernelParams &);
+template std::unique_ptr<CsrAlgorithm<float>> make_csr_hub(const KernelParams&);
+template std::unique_ptr<CsrAlgorithm<double>> make_csr_hub(const KernelParams&);
 
 }  // namespace spmv::detail

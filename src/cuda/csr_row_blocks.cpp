@@ -2,11 +2,11 @@
 
 namespace spmv::detail {
 
-RowBlocks build_row_blocks(const std::vector<index_t> &row_ptr, index_t capacity, index_t longest_grouped,
+RowBlocks build_row_blocks(const std::vector<index_t>& row_ptr, index_t capacity, index_t longest_grouped,
                            std::int64_t max_chunk) {
   RowBlocks out;
   const index_t rows = static_cast<index_t>(row_ptr.size()) - 1;
-  const auto &ptr = row_ptr;
+  const auto& ptr = row_ptr;
   for (index_t r = 0; r < rows;) {
     const std::int64_t length = ptr[r + 1] - ptr[r];
     if (length <= longest_grouped) {

@@ -33,7 +33,7 @@ struct RowBlocks {
 // Groups of at most `capacity` entries and rows; rows longer than
 // `longest_grouped` (<= capacity) stand alone; rows longer than `max_chunk`
 // (>= capacity) are cut.
-RowBlocks build_row_blocks(const std::vector<index_t> &row_ptr, index_t capacity, index_t longest_grouped,
+RowBlocks build_row_blocks(const std::vector<index_t>& row_ptr, index_t capacity, index_t longest_grouped,
                            std::int64_t max_chunk);
 
 }  // namespace spmv::detail

@@ -235,6 +235,30 @@ TEST(GpuKernels, ExplicitTransposeMatchesReference) {
   }
 }
 
+// csr-hub's shared memory limit is an attribute of its kernel, shared by
+// every operator: an operator planned later with fewer hubs must not stop
+// an earlier one with more from launching.
+TEST(GpuKernels, CsrHubOperatorsWithDifferentHubSetsCoexist) {
+  SPMV_GPU_TEST_PRELUDE();
+  const auto zoo = test::matrix_zoo();
+  const auto found = std::find_if(zoo.begin(), zoo.end(), [](const auto& m) { return m.name == "power_law_4000"; });
+  ASSERT_NE(found, zoo.end());
+  const Csr<double>& a = found->matrix;
+  PlanOptions options;
+  options.backend = Backend::cuda;
+  options.kernel = "csr-hub";
+  options.params = {{"hub_min_entries", 1}, {"hub_kib", 64}};  // every column with two entries or more
+  const auto many_hubs = plan(a, options);
+  options.params = {{"hub_min_entries", 1}, {"hub_kib", 1}};
+  const auto few_hubs = plan(a, options);
+  const auto x = test::random_vector<double>(a.cols, 31);
+  for (Operator<double>* op : {many_hubs.get(), few_hubs.get(), many_hubs.get()}) {
+    std::vector<double> y(static_cast<std::size_t>(a.rows));
+    op->apply(x.data(), y.data());
+    EXPECT_TRUE(test::matches_reference_spmv(a, x, std::vector<double>{}, 1.0, 0.0, y));
+  }
+}
+
 TEST(GpuKernels, DescribeReportsTheKernelAndItsBytes) {
   SPMV_GPU_TEST_PRELUDE();
   const Csr<double> a = test::matrix_zoo()[8].matrix;  // banded

@@ -7,6 +7,7 @@
 // fixed-order block reduction. One launch serves both kinds.
 #include "cuda/block_reduce.cuh"
 #include "cuda/csr_split_rows.hpp"
+#include "cuda/dependent_launch.cuh"
 
 namespace spmv::detail {
 
@@ -23,6 +24,7 @@ __global__ void __launch_bounds__(fixup_block_size)
                              const SplitRow* __restrict__ many_pieces,
                              const T* __restrict__ partials, T* __restrict__ y, T alpha, T beta) {
   __shared__ T warp_sums[fixup_block_size / warp_size];
+  wait_for_previous_kernel();  // for the partials
   const index_t few_blocks = (few_count + fixup_block_size - 1) / fixup_block_size;
   if (static_cast<index_t>(blockIdx.x) < few_blocks) {
     const index_t i = blockIdx.x * fixup_block_size + threadIdx.x;
@@ -56,16 +58,16 @@ SplitRowFixup::SplitRowFixup(const std::vector<SplitRow>& rows)
       many_pieces_(select_rows(rows, true), "split rows (many pieces)") {}
 
 template <class T>
-void SplitRowFixup::launch(const T* partials, T* y, T alpha, T beta, cudaStream_t stream) const {
+void SplitRowFixup::launch(const T* partials, T* y, T alpha, T beta, cudaStream_t stream,
+                           bool overlap_previous) const {
   const index_t few_count = static_cast<index_t>(few_pieces_.size());
   const unsigned blocks = blocks_for(few_pieces_.size(), fixup_block_size) +
                           static_cast<unsigned>(many_pieces_.size());
   if (blocks == 0) return;
-  finish_split_rows_kernel<<<blocks, fixup_block_size, 0, stream>>>(
-      few_pieces_.data(), few_count, many_pieces_.data(), partials, y, alpha, beta);
-  SPMV_LAUNCH_CHECK();
+  launch_kernel(overlap_previous, blocks, fixup_block_size, 0, stream, finish_split_rows_kernel<T>,
+                few_pieces_.data(), few_count, many_pieces_.data(), partials, y, alpha, beta);
 }
-template void SplitRowFixup::launch(const float*, float*, float, float, cudaStream_t) const;
-template void SplitRowFixup::launch(const double*, double*, double, double, cudaStream_t) const;
+template void SplitRowFixup::launch(const float*, float*, float, float, cudaStream_t, bool) const;
+template void SplitRowFixup::launch(const double*, double*, double, double, cudaStream_t, bool) const;
 
 }  // namespace spmv::detail

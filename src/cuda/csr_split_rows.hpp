@@ -27,8 +27,10 @@ class SplitRowFixup {
   explicit SplitRowFixup(const std::vector<SplitRow>& rows);
 
   // One launch on `stream` (none when there are no split rows).
+  // overlap_previous: launched to overlap the kernel before it on `stream`
+  // (dependent_launch.cuh), which must be the one that wrote the partials.
   template <class T>
-  void launch(const T* partials, T* y, T alpha, T beta, cudaStream_t stream) const;
+  void launch(const T* partials, T* y, T alpha, T beta, cudaStream_t stream, bool overlap_previous = false) const;
 
   std::size_t bytes() const { return few_pieces_.bytes() + many_pieces_.bytes(); }
 

@@ -21,6 +21,7 @@
 #include "cuda/csr_kernels.hpp"
 #include "cuda/csr_row_blocks.hpp"
 #include "cuda/cuda_check.hpp"
+#include "cuda/dependent_launch.cuh"
 #include "cuda/device_loads.cuh"
 
 namespace spmv::detail {
@@ -55,6 +56,7 @@ __global__ void spmv_csr_adaptive_kernel(CsrView<T> a, const RowBlock* __restric
   __shared__ T products[capacity];
   __shared__ index_t row_starts[capacity + 1];
   __shared__ T warp_sums[BlockSize / warp_size];
+  let_next_kernel_start();  // the fix-up of cut rows, which waits for this kernel's end
 
   const RowBlock block = row_blocks[blockIdx.x];
   const index_t rows = block.row_end - block.row_begin;
@@ -125,6 +127,7 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
     row_blocks_ = DeviceBuffer<RowBlock>(pieces.blocks, "csr-adaptive row blocks");
     partials_ = DeviceBuffer<T>(pieces.partial_count, "csr-adaptive chunk partials");
     fixup_ = SplitRowFixup(pieces.cut_rows);
+    overlap_fixup_ = device_overlaps_launches();
   }
 
   void spmv(const CsrView<T>& a, const T* x, T* y, T alpha, T beta,
@@ -135,7 +138,7 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
     else
       launch<256>(a, x, y, alpha, beta, stream);
     SPMV_LAUNCH_CHECK();
-    fixup_.launch(partials_.data(), y, alpha, beta, stream);
+    fixup_.launch(partials_.data(), y, alpha, beta, stream, overlap_fixup_);
   }
 
   KernelParams params() const override {
@@ -151,6 +154,7 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
   DeviceBuffer<RowBlock> row_blocks_;
   mutable DeviceBuffer<T> partials_;  // written by every product
   SplitRowFixup fixup_;
+  bool overlap_fixup_ = false;
 
   template <int BlockSize>
   void launch(const CsrView<T>& a, const T* x, T* y, T alpha, T beta, cudaStream_t stream) const {

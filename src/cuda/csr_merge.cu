@@ -14,6 +14,7 @@
 #include "cuda/csr_kernels.hpp"
 #include "cuda/csr_merge_path.cuh"
 #include "cuda/cuda_check.hpp"
+#include "cuda/dependent_launch.cuh"
 
 namespace spmv::detail {
 
@@ -33,6 +34,7 @@ __global__ void __launch_bounds__(merge_block_size)
   __shared__ index_t row_ends[tile_size + 1];
   __shared__ T products[tile_size];
   __shared__ RowCarry<T> warp_totals[merge_block_size / warp_size];
+  let_next_kernel_start();  // the fix-up of split rows, which waits for this kernel's end
 
   const MergeCoord tile_begin = tile_starts[blockIdx.x];
   const MergeCoord tile_end = tile_starts[blockIdx.x + 1];
@@ -85,6 +87,7 @@ class CsrMerge final : public CsrAlgorithm<T> {
     tile_starts_ = DeviceBuffer<MergeCoord>(plan.starts, "csr-merge tile starts");
     tile_carries_ = DeviceBuffer<T>(tiles_, "csr-merge tile carries");
     fixup_ = SplitRowFixup(plan.split_rows);
+    overlap_fixup_ = device_overlaps_launches();
   }
 
   void spmv(const CsrView<T>& a, const T* x, T* y, T alpha, T beta,
@@ -103,7 +106,7 @@ class CsrMerge final : public CsrAlgorithm<T> {
     }
     SPMV_LAUNCH_CHECK();
     // The tile ending in a row wrote alpha * (its part) + beta * y; add the rest.
-    fixup_.launch(tile_carries_.data(), y, alpha, T(1), stream);
+    fixup_.launch(tile_carries_.data(), y, alpha, T(1), stream, overlap_fixup_);
   }
 
   KernelParams params() const override { return {{"items_per_thread", items_per_thread_}}; }
@@ -117,6 +120,7 @@ class CsrMerge final : public CsrAlgorithm<T> {
   DeviceBuffer<MergeCoord> tile_starts_;
   mutable DeviceBuffer<T> tile_carries_;  // written by every product
   SplitRowFixup fixup_;
+  bool overlap_fixup_ = false;
 };
 
 }  // namespace

@@ -45,6 +45,7 @@ struct DeviceBroCoo {
   // Workspace, written by every product (hence mutable: the product is const).
   mutable DeviceBuffer<index_t> carry_row;
   mutable DeviceBuffer<T> carry_value;
+  bool overlap_launches = false;  // dependent_launch.cuh: the device supports it
 
   BroCooView<T> view() const {
     return {static_cast<index_t>(values.size()),

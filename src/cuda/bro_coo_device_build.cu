@@ -26,6 +26,7 @@
 #include "cuda/bro_coo_device.hpp"
 #include "cuda/cub_call.cuh"
 #include "cuda/cuda_check.hpp"
+#include "cuda/dependent_launch.cuh"
 #include "formats/bro_symbols.hpp"
 
 namespace spmv::detail {
@@ -158,6 +159,7 @@ DeviceBroCoo<T> pack_bro_coo_on_device(BroCooDevicePlan<T>&& plan, cudaStream_t 
   bro.symbols = DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(plan.shape.symbols), "BRO-COO row symbols");
   bro.carry_row = DeviceBuffer<index_t>(intervals, "BRO-COO carry rows");
   bro.carry_value = DeviceBuffer<T>(intervals, "BRO-COO carry values");
+  bro.overlap_launches = device_overlaps_launches();
   if (intervals > 0) {
     pack_bro_coo_kernel<<<blocks_for(intervals * warp_size, build_block), build_block, 0, stream>>>(
         plan.source.entries.row_idx.data(), plan.shape.nnz, plan.interval, bro.warps, plan.widths.data(),

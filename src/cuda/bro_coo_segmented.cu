@@ -30,6 +30,8 @@ template <class T>
 __global__ void spmv_bro_coo_segmented_kernel(BroCooView<T> a, const T* __restrict__ x, T* y,
                                               T alpha, index_t warps, index_t* carry_row,
                                               T* carry_value) {
+  wait_for_previous_kernel();  // which wrote or scaled y
+  let_next_kernel_start();     // the carries' pass, which waits for this kernel's end
   const std::int64_t warp =
       (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / warp_size;
   if (warp >= warps) return;  // whole warps leave together
@@ -83,10 +85,9 @@ void accumulate_bro_coo(const DeviceBroCoo<T>& a, const T* x, T* y, T alpha, int
                         cudaStream_t stream) {
   if (a.warps == 0) return;
   const unsigned blocks = blocks_for(static_cast<std::size_t>(a.warps) * warp_size, block_size);
-  spmv_bro_coo_segmented_kernel<<<blocks, block_size, 0, stream>>>(
-      a.view(), x, y, alpha, a.warps, a.carry_row.data(), a.carry_value.data());
-  SPMV_LAUNCH_CHECK();
-  add_interval_carries(a.carry_row.data(), a.carry_value.data(), a.warps, y, alpha, stream);
+  launch_kernel(a.overlap_launches, blocks, block_size, 0, stream, spmv_bro_coo_segmented_kernel<T>, a.view(), x, y,
+                alpha, a.warps, a.carry_row.data(), a.carry_value.data());
+  add_interval_carries(a.carry_row.data(), a.carry_value.data(), a.warps, y, alpha, stream, a.overlap_launches);
 }
 
 template <class T>

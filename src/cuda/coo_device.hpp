@@ -32,6 +32,7 @@ struct DeviceCoo {
   // Workspace, written by every product (hence mutable: the product is const).
   mutable DeviceBuffer<index_t> carry_row;
   mutable DeviceBuffer<T> carry_value;
+  bool overlap_launches = false;  // dependent_launch.cuh: the device supports it
 
   // The entries of a row slice built with row indices (device_build.hpp),
   // moved in; the intervals suit `gpu`.

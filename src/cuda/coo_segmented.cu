@@ -30,6 +30,8 @@ namespace {
 template <class T>
 __global__ void spmv_coo_segmented_kernel(CooView<T> a, const T* __restrict__ x, T* y, T alpha, index_t interval,
                                           index_t warps, index_t* carry_row, T* carry_value) {
+  wait_for_previous_kernel();  // which wrote or scaled y
+  let_next_kernel_start();     // the carries' pass, which waits for this kernel's end
   const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / warp_size;
   if (warp >= warps) return;  // whole warps leave together
   const std::int64_t begin = warp * interval;
@@ -81,16 +83,16 @@ DeviceCoo<T>::DeviceCoo(DeviceRowSlice<T>&& entries, const GpuShape& gpu)
   warps = static_cast<index_t>((static_cast<std::int64_t>(entries.nnz) + interval - 1) / interval);
   carry_row = DeviceBuffer<index_t>(warps, "COO carry rows");
   carry_value = DeviceBuffer<T>(warps, "COO carry values");
+  overlap_launches = device_overlaps_launches();
 }
 
 template <class T>
 void accumulate_coo(const DeviceCoo<T>& a, const T* x, T* y, T alpha, int block_size, cudaStream_t stream) {
   if (a.warps == 0) return;
   const unsigned blocks = blocks_for(static_cast<std::size_t>(a.warps) * warp_size, block_size);
-  spmv_coo_segmented_kernel<<<blocks, block_size, 0, stream>>>(a.view(), x, y, alpha, a.interval, a.warps,
-                                                                a.carry_row.data(), a.carry_value.data());
-  SPMV_LAUNCH_CHECK();
-  add_interval_carries(a.carry_row.data(), a.carry_value.data(), a.warps, y, alpha, stream);
+  launch_kernel(a.overlap_launches, blocks, block_size, 0, stream, spmv_coo_segmented_kernel<T>, a.view(), x, y, alpha,
+                a.interval, a.warps, a.carry_row.data(), a.carry_value.data());
+  add_interval_carries(a.carry_row.data(), a.carry_value.data(), a.warps, y, alpha, stream, a.overlap_launches);
 }
 
 template <class T>

@@ -11,6 +11,7 @@
 
 #include "cuda/csr_algorithm.hpp"
 #include "cuda/cuda_check.hpp"
+#include "cuda/dependent_launch.cuh"
 #include "spmv/formats/ellpack_r.hpp"
 
 namespace spmv::detail {
@@ -71,6 +72,7 @@ __device__ void warp_segmented_sum(std::int64_t begin, std::int64_t end, Pair pa
 template <class T>
 __global__ void spmv_coo_carries_kernel(const index_t* carry_row, const T* carry_value,
                                         index_t warps, T* y, T alpha) {
+  wait_for_previous_kernel();  // for the carries
   index_t row;
   T sum;
   warp_segmented_sum(
@@ -83,12 +85,13 @@ __global__ void spmv_coo_carries_kernel(const index_t* carry_row, const T* carry
   if (threadIdx.x == 0) y[row] += alpha * sum;
 }
 
-// y += alpha * (the carries of `warps` intervals), after their first pass.
+// y += alpha * (the carries of `warps` intervals), after their first pass
+// (overlapping it when `overlap`: dependent_launch.cuh).
 template <class T>
 void add_interval_carries(const index_t* carry_row, const T* carry_value, index_t warps, T* y,
-                          T alpha, cudaStream_t stream) {
-  spmv_coo_carries_kernel<<<1, warp_size, 0, stream>>>(carry_row, carry_value, warps, y, alpha);
-  SPMV_LAUNCH_CHECK();
+                          T alpha, cudaStream_t stream, bool overlap) {
+  launch_kernel(overlap, 1, warp_size, 0, stream, spmv_coo_carries_kernel<T>, carry_row, carry_value, warps, y,
+                alpha);
 }
 
 }  // namespace spmv::detail

@@ -24,9 +24,9 @@
 // - On Hopper the three launches overlap (programmatic dependent launch):
 //   the main kernel's blocks start and load their first pieces while the
 //   gather runs, and the fix-up is launched while the main kernel runs.
-//   R-MAT scale 16-22 (H100, device call 52): 2-20% faster; finishing the
+//   R-MAT scale 16-22 (H100, device call 52): 1-18% faster; finishing the
 //   cut rows in the main kernel instead (the last chunk adding the partials,
-//   counted by an atomic) was 5-15% slower than the fix-up on scale 20-22.
+//   counted by an atomic) was 12-18% slower than that at scale 20-22.
 // x and y stay in the caller's order: nothing is permuted per product.
 #include <algorithm>
 #include <climits>

@@ -127,7 +127,6 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
     row_blocks_ = DeviceBuffer<RowBlock>(pieces.blocks, "csr-adaptive row blocks");
     partials_ = DeviceBuffer<T>(pieces.partial_count, "csr-adaptive chunk partials");
     fixup_ = SplitRowFixup(pieces.cut_rows);
-    overlap_fixup_ = device_overlaps_launches();
   }
 
   void spmv(const CsrView<T>& a, const T* x, T* y, T alpha, T beta,
@@ -138,7 +137,7 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
     else
       launch<256>(a, x, y, alpha, beta, stream);
     SPMV_LAUNCH_CHECK();
-    fixup_.launch(partials_.data(), y, alpha, beta, stream, overlap_fixup_);
+    fixup_.launch(partials_.data(), y, alpha, beta, stream);
   }
 
   KernelParams params() const override {
@@ -154,7 +153,6 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
   DeviceBuffer<RowBlock> row_blocks_;
   mutable DeviceBuffer<T> partials_;  // written by every product
   SplitRowFixup fixup_;
-  bool overlap_fixup_ = false;
 
   template <int BlockSize>
   void launch(const CsrView<T>& a, const T* x, T* y, T alpha, T beta, cudaStream_t stream) const {

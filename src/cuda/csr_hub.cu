@@ -29,7 +29,6 @@
 //   counted by an atomic) was 12-18% slower than that at scale 20-22.
 // x and y stay in the caller's order: nothing is permuted per product.
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -310,7 +309,7 @@ class CsrHub final : public CsrAlgorithm<T> {
       launch_kernel(gather && overlap_launches_, static_cast<unsigned>(grid_), static_cast<unsigned>(block_size_),
                     shared_bytes_, stream, kernel, m, x, y, alpha, beta, partials_.data());
     });
-    fixup_.launch(partials_.data(), y, alpha, beta, stream, overlap_launches_);
+    fixup_.launch(partials_.data(), y, alpha, beta, stream);
   }
 
   KernelParams params() const override {

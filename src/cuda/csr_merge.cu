@@ -87,7 +87,6 @@ class CsrMerge final : public CsrAlgorithm<T> {
     tile_starts_ = DeviceBuffer<MergeCoord>(plan.starts, "csr-merge tile starts");
     tile_carries_ = DeviceBuffer<T>(tiles_, "csr-merge tile carries");
     fixup_ = SplitRowFixup(plan.split_rows);
-    overlap_fixup_ = device_overlaps_launches();
   }
 
   void spmv(const CsrView<T>& a, const T* x, T* y, T alpha, T beta,
@@ -106,7 +105,7 @@ class CsrMerge final : public CsrAlgorithm<T> {
     }
     SPMV_LAUNCH_CHECK();
     // The tile ending in a row wrote alpha * (its part) + beta * y; add the rest.
-    fixup_.launch(tile_carries_.data(), y, alpha, T(1), stream, overlap_fixup_);
+    fixup_.launch(tile_carries_.data(), y, alpha, T(1), stream);
   }
 
   KernelParams params() const override { return {{"items_per_thread", items_per_thread_}}; }
@@ -120,7 +119,6 @@ class CsrMerge final : public CsrAlgorithm<T> {
   DeviceBuffer<MergeCoord> tile_starts_;
   mutable DeviceBuffer<T> tile_carries_;  // written by every product
   SplitRowFixup fixup_;
-  bool overlap_fixup_ = false;
 };
 
 }  // namespace

@@ -55,19 +55,19 @@ std::vector<SplitRow> select_rows(const std::vector<SplitRow>& rows, bool many) 
 
 SplitRowFixup::SplitRowFixup(const std::vector<SplitRow>& rows)
     : few_pieces_(select_rows(rows, false), "split rows (few pieces)"),
-      many_pieces_(select_rows(rows, true), "split rows (many pieces)") {}
+      many_pieces_(select_rows(rows, true), "split rows (many pieces)"),
+      overlap_(device_overlaps_launches()) {}
 
 template <class T>
-void SplitRowFixup::launch(const T* partials, T* y, T alpha, T beta, cudaStream_t stream,
-                           bool overlap_previous) const {
+void SplitRowFixup::launch(const T* partials, T* y, T alpha, T beta, cudaStream_t stream) const {
   const index_t few_count = static_cast<index_t>(few_pieces_.size());
   const unsigned blocks = blocks_for(few_pieces_.size(), fixup_block_size) +
                           static_cast<unsigned>(many_pieces_.size());
   if (blocks == 0) return;
-  launch_kernel(overlap_previous, blocks, fixup_block_size, 0, stream, finish_split_rows_kernel<T>,
+  launch_kernel(overlap_, blocks, fixup_block_size, 0, stream, finish_split_rows_kernel<T>,
                 few_pieces_.data(), few_count, many_pieces_.data(), partials, y, alpha, beta);
 }
-template void SplitRowFixup::launch(const float*, float*, float, float, cudaStream_t, bool) const;
-template void SplitRowFixup::launch(const double*, double*, double, double, cudaStream_t, bool) const;
+template void SplitRowFixup::launch(const float*, float*, float, float, cudaStream_t) const;
+template void SplitRowFixup::launch(const double*, double*, double, double, cudaStream_t) const;
 
 }  // namespace spmv::detail

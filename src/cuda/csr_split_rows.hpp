@@ -26,17 +26,18 @@ class SplitRowFixup {
   // Plan time: uploads the split rows (sorted by how they are summed).
   explicit SplitRowFixup(const std::vector<SplitRow>& rows);
 
-  // One launch on `stream` (none when there are no split rows).
-  // overlap_previous: launched to overlap the kernel before it on `stream`
-  // (dependent_launch.cuh), which must be the one that wrote the partials.
+  // One launch on `stream` (none when there are no split rows), right after
+  // the kernel that wrote the partials: where the device supports it, the
+  // launch overlaps that kernel and waits for its end (dependent_launch.cuh).
   template <class T>
-  void launch(const T* partials, T* y, T alpha, T beta, cudaStream_t stream, bool overlap_previous = false) const;
+  void launch(const T* partials, T* y, T alpha, T beta, cudaStream_t stream) const;
 
   std::size_t bytes() const { return few_pieces_.bytes() + many_pieces_.bytes(); }
 
  private:
   DeviceBuffer<SplitRow> few_pieces_;   // summed by one thread each
   DeviceBuffer<SplitRow> many_pieces_;  // summed by one block each
+  bool overlap_ = false;
 };
 
 }  // namespace spmv::detail

@@ -43,9 +43,18 @@ def open_text(path):
 
 
 def read_results(paths, shared_matrices):
-    """Verified SpMV results of `spmv suite` (k = 1, not transposed, no reordering)."""
-    records = []
-    for path in paths:
+    """SpMV results of `spmv suite` (k = 1, not transposed, no reordering).
+
+    A kernel measured again on the same unit (matrix, precision, device) replaces its earlier
+    measurement: a file supersedes the files before it, so that a kernel changed since an old run
+    is trained on its present times. Runs on different days differ by a few percent on every
+    kernel alike (small matrices most), so each run's times are put on the scale of the unit's
+    latest run: multiplied by the latest run's best cuSPARSE time over that run's own (every
+    suite run measures cuSPARSE's algorithms), which keeps each kernel's ratio to cuSPARSE as it
+    was measured, side by side."""
+    latest = {}
+    vendor_best = {}  # (file index, unit) -> best cuSPARSE time in that file
+    for index, path in enumerate(paths):
         with open_text(path) as f:
             for line in f:
                 r = json.loads(line)
@@ -57,8 +66,21 @@ def read_results(paths, shared_matrices):
                 r["_is_file"] = r["set"] != "family"
                 source = r["matrix"]["source"]
                 r["_source"] = os.path.basename(source) if r["_is_file"] else source
-                records.append(r)
-    return records
+                r["_run"] = index
+                unit = unit_key(r) + (r["device"]["name"],)
+                latest[unit + (r["kernel"],)] = r
+                if r["backend"] == "cusparse" and r["status"] == "ok" and r.get("verified"):
+                    best = vendor_best.get((index, unit))
+                    vendor_best[(index, unit)] = r["median_ms"] if best is None else min(best, r["median_ms"])
+    newest_run = {}
+    for index, unit in vendor_best:
+        newest_run[unit] = max(index, newest_run.get(unit, index))
+    for key, r in latest.items():
+        unit = key[:-1]
+        own, newest = vendor_best.get((r["_run"], unit)), vendor_best.get((newest_run.get(unit), unit))
+        if own and newest and r["status"] == "ok":
+            r["median_ms"] *= newest / own
+    return list(latest.values())
 
 
 def unit_key(r):
@@ -353,7 +375,7 @@ def main():
     names = list(next(iter(features.values())).keys())
     if args.out:
         kernels = train(records, features, names)
-        provenance = "; ".join(os.path.basename(p) for p in args.results)
+        provenance = "; ".join(os.path.join(os.path.basename(os.path.dirname(p)), os.path.basename(p)) for p in args.results)
         model = {"format": "spmv-selector-model/1", "architecture": args.architecture,
                  "provenance": provenance, "vendor_margin": args.margin, "risk": args.risk, "range_slack": RANGE_SLACK,
                  "features": names,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Retrains the kernel selector's model (src/select/models/sm90.json) from the
 # `spmv suite` results that define it, and writes the held-out judgement
-# (docs/selector-judgement.md). Features come from the built tool (BUILD_DIR/spmv), so
+# (docs/selector-judgement.md); a later file's measurement of a kernel on a unit replaces an
+# earlier one. Features come from the built tool (BUILD_DIR/spmv), so
 # build first; on a machine with few cores the feature cache
 # (bench/selector/features.jsonl) saves recomputing them: delete it when the
 # features change. The setup model is then refitted from the device-build
@@ -17,7 +18,10 @@ results=("$shared/selector-training/h100-2026-11-23-families45.jsonl.gz"
          bench/results/2026-11-22-h100/results.jsonl.gz
          bench/results/2026-11-26-csr-hub-suite/h100-families.jsonl.gz
          bench/results/2026-11-26-csr-hub-suite/h200-families.jsonl.gz
-         bench/results/2026-11-26-csr-hub-suite/h100-real.jsonl.gz "$@")
+         bench/results/2026-11-26-csr-hub-suite/h100-real.jsonl.gz
+         bench/results/2026-11-26-h100-retrain-calls61-62/h100-families.jsonl.gz
+         bench/results/2026-11-26-h100-retrain-calls61-62/h100-real.jsonl.gz
+         bench/results/2026-11-26-h100-retrain-calls61-62/h100-families-round2.jsonl.gz "$@")
 python3 bench/train_selector.py --spmv "$build_dir/spmv" --shared-matrices "$shared/matrices" \
   --features-cache bench/selector/features.jsonl --jobs "${JOBS:-$(nproc)}" \
   --out src/select/models/sm90.json --judge docs/selector-judgement.md "${results[@]}"

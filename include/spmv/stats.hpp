@@ -1,8 +1,9 @@
 // Structural analysis of a matrix; feeds the format selector and `spmv info`.
 // analyse() takes O(nnz log nnz) time (the distinct-value count sorts a copy
 // of the values; everything else is O(rows + cols + nnz)), or
-// O(rows + cols + sample) with StatsOptions::sample_nonzeros, and expects a
-// canonical Csr (see matrix.hpp).
+// O(rows + cols + sample) with StatsOptions::sample_nonzeros, O(rows / 1024 +
+// cols + samples) with sample_rows too, and expects a canonical Csr (see
+// matrix.hpp).
 #pragma once
 
 #include <cstddef>
@@ -52,10 +53,12 @@ struct MatrixStats {
   std::int64_t distinct_values = 0;
   // What the structure statistics (bandwidth, diagonals, blocks, symmetry,
   // distinct values) were computed from: every row and entry, or the sample
-  // that StatsOptions::sample_nonzeros asked for. The row-length statistics
-  // always cover every row.
+  // that StatsOptions::sample_nonzeros asked for.
   index_t sampled_rows = 0;
   index_t sampled_nnz = 0;
+  // The rows whose lengths the row-length statistics (and the histogram,
+  // ELL padding and HYB split) read: rows, or StatsOptions::sample_rows's.
+  index_t row_length_rows = 0;
 };
 
 struct StatsOptions {
@@ -75,6 +78,16 @@ struct StatsOptions {
   // at a multiple of 64 rows, so blocks and diagonals are seen whole). What a
   // run sees is exact; what lies between runs is not seen.
   std::int64_t sample_nonzeros = 0;
+  // 0 reads every row's length. N > 0 with rows > N estimates the row-length
+  // statistics from N to 1.5 N rows, in blocks of 1024: the blocks holding
+  // more than twice a mean block's entries (by row_ptr at every block's end),
+  // the heaviest first, up to N / 1024 of them and at least N / 2048, are read
+  // whole, and the other rows are counted as N / 2048 blocks spread over them.
+  // The mean stays exact (nnz / rows); min and max are those of the rows
+  // read (so a long row outside the heaviest blocks can be missed); std, the
+  // histogram (scaled to sum to rows), empty rows, ELL padding and the HYB
+  // split are estimates.
+  std::int64_t sample_rows = 0;
 };
 
 template <class T>

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <numeric>
 #include <string>
 #include <type_traits>
 
@@ -23,29 +25,52 @@ std::size_t histogram_bucket(index_t length) {
   return length <= 0 ? 0 : 32 - static_cast<std::size_t>(__builtin_clz(static_cast<unsigned>(length)));
 }
 
-// Row-length statistics, the histogram and the HYB split in one parallel
-// pass over row_ptr: one count per row by length (lengths beyond the HYB cap
-// at the cap, and again by histogram bucket) and integer sums, so that the
-// pass runs at the speed of reading row_ptr.
-template <class T>
-void fill_row_length_stats(MatrixStats& stats, const Csr<T>& a) {
-  stats.ell_padding_ratio = 1.0;  // nothing stored, nothing padded
-  if (a.rows == 0) return;
-  const double mean = static_cast<double>(stats.nnz) / a.rows;
-  constexpr std::size_t buckets = 33;  // histogram_bucket of any 32-bit length
-  const std::size_t cap = hyb_length_cap(stats.nnz, a.rows);
-  index_t shortest = a.row_length(0), longest = shortest;
+// A run of rows [begin, end): what the statistics read of a sampled matrix.
+struct RowRange {
+  index_t begin = 0;
+  index_t end = 0;
+};
+
+constexpr std::size_t histogram_buckets = 33;  // histogram_bucket of any 32-bit length
+
+// What a pass over some rows' lengths counts: one count per length up to
+// `cap` (longer rows at the cap, and again by histogram bucket) and integer
+// sums, so that the pass runs at the speed of reading row_ptr.
+struct LengthCounts {
+  explicit LengthCounts(std::size_t cap) : long_rows(histogram_buckets, 0), rows_of_length(cap + 1, 0) {}
+  void add(const LengthCounts& other) {
+    shortest = std::min(shortest, other.shortest);
+    longest = std::max(longest, other.longest);
+    rows += other.rows;
+    entries += other.entries;
+    squares += other.squares;
+    for (std::size_t i = 0; i < long_rows.size(); ++i) long_rows[i] += other.long_rows[i];
+    for (std::size_t i = 0; i < rows_of_length.size(); ++i) rows_of_length[i] += other.rows_of_length[i];
+  }
+
+  index_t shortest = std::numeric_limits<index_t>::max();
+  index_t longest = 0;
+  std::int64_t rows = 0;
+  std::int64_t entries = 0;
   std::int64_t squares = 0;  // sum of length^2 <= nnz * longest < 2^62
-  std::vector<std::int64_t> long_rows(buckets, 0), rows_of_length(cap + 1, 0);
+  std::vector<std::int64_t> long_rows;
+  std::vector<std::int64_t> rows_of_length;
+};
+
+template <class T>
+LengthCounts count_lengths(const Csr<T>& a, RowRange range, std::size_t cap) {
+  LengthCounts counts(cap);
+  index_t shortest = counts.shortest, longest = 0;
+  std::int64_t squares = 0;
 #pragma omp parallel reduction(min : shortest) reduction(max : longest) reduction(+ : squares) \
-    if (a.rows >= parallel_from)
+    if (range.end - range.begin >= parallel_from)
   {
     // Four sets of counts, taken in turn: rows of equal length (the common
     // case) would otherwise wait on each other's increment of one counter.
     constexpr std::size_t sets = 4;
-    std::vector<std::int64_t> my_long_rows(buckets, 0), my_rows_of_length(sets * (cap + 1), 0);
+    std::vector<std::int64_t> my_long_rows(histogram_buckets, 0), my_rows_of_length(sets * (cap + 1), 0);
 #pragma omp for schedule(static) nowait
-    for (index_t r = 0; r < a.rows; ++r) {
+    for (index_t r = range.begin; r < range.end; ++r) {
       const index_t length = a.row_length(r);
       shortest = std::min(shortest, length);
       longest = std::max(longest, length);
@@ -55,46 +80,163 @@ void fill_row_length_stats(MatrixStats& stats, const Csr<T>& a) {
       if (static_cast<std::size_t>(length) > cap) ++my_long_rows[histogram_bucket(length)];
     }
 #pragma omp critical
-    for (std::size_t i = 0; i < buckets || i <= cap; ++i) {
-      if (i < buckets) long_rows[i] += my_long_rows[i];
+    for (std::size_t i = 0; i < histogram_buckets || i <= cap; ++i) {
+      if (i < histogram_buckets) counts.long_rows[i] += my_long_rows[i];
       if (i <= cap)
-        for (std::size_t set = 0; set < sets; ++set) rows_of_length[i] += my_rows_of_length[set * (cap + 1) + i];
+        for (std::size_t set = 0; set < sets; ++set) counts.rows_of_length[i] += my_rows_of_length[set * (cap + 1) + i];
     }
   }
+  counts.shortest = shortest;
+  counts.longest = longest;
+  counts.squares = squares;
+  counts.rows = range.end - range.begin;
+  counts.entries = a.row_ptr[range.end] - a.row_ptr[range.begin];
+  return counts;
+}
+
+// A sampled pass (StatsOptions::sample_rows): the blocks of `length_block`
+// rows holding the most entries (where the longest rows are) are read
+// whole; the other rows are estimated from blocks spread over them.
+constexpr index_t length_block = 1024;
+
+struct LengthSample {
+  std::vector<RowRange> heaviest, spread;
+};
+
+template <class T>
+LengthSample rows_for_lengths(const Csr<T>& a, std::int64_t budget) {
+  const auto blocks = static_cast<index_t>((std::int64_t{a.rows} + length_block - 1) / length_block);
+  const auto block = [&](index_t b) {
+    const std::int64_t end = (b + std::int64_t{1}) * length_block;  // may pass index_t near 2^31 rows
+    return RowRange{b * length_block, static_cast<index_t>(std::min<std::int64_t>(a.rows, end))};
+  };
+  const index_t wanted = static_cast<index_t>(std::clamp<std::int64_t>(budget / length_block / 2, 1, blocks));
+  // Entries per block from every 1024th entry of row_ptr. The heaviest
+  // blocks: those holding more than twice a mean block's entries (a few
+  // huge rows among short ones: each must be seen, the spread would miss
+  // them), up to 2 * wanted, and at least the heaviest `wanted`.
+  std::vector<std::pair<index_t, index_t>> entries(blocks);  // (-entries, block): the heaviest sort first
+#pragma omp parallel for schedule(static) if (blocks >= parallel_from)
+  for (index_t b = 0; b < blocks; ++b) {
+    const RowRange range = block(b);
+    entries[b] = {a.row_ptr[range.begin] - a.row_ptr[range.end], b};
+  }
+  const double outlier = -2.0 * static_cast<double>(a.nnz()) / blocks;
+  const index_t outliers = static_cast<index_t>(std::count_if(
+      entries.begin(), entries.end(), [&](const auto& e) { return e.first < outlier; }));
+  const index_t heaviest = std::clamp(outliers, wanted, std::min(2 * wanted, blocks));
+  std::nth_element(entries.begin(), entries.begin() + (heaviest - 1), entries.end());
+  std::vector<char> heavy(blocks, 0);
+  for (index_t i = 0; i < heaviest; ++i) heavy[entries[i].second] = 1;
+  LengthSample sample;
+  for (index_t b = 0; b < blocks; ++b)
+    if (heavy[b]) sample.heaviest.push_back(block(b));
+  // The spread: one block at a pseudo-random place in each of `wanted` equal
+  // strides of the matrix (evenly spaced blocks would alias with structure
+  // that repeats with the row number, such as R-MAT's bit patterns), the
+  // first other than a heaviest block from there on in its stride.
+  const index_t strides = std::min(wanted, blocks - heaviest);
+  for (index_t i = 0; i < strides; ++i) {
+    const index_t first = static_cast<index_t>(std::int64_t{i} * blocks / strides);
+    const index_t end = static_cast<index_t>(std::int64_t{i + 1} * blocks / strides);
+    std::uint64_t mix = (static_cast<std::uint64_t>(i) + 1) * 0x9E3779B97F4A7C15ull;  // splitmix64's finaliser
+    mix = (mix ^ (mix >> 30)) * 0xBF58476D1CE4E5B9ull;
+    mix = (mix ^ (mix >> 27)) * 0x94D049BB133111EBull;
+    mix ^= mix >> 31;
+    for (index_t b = first + static_cast<index_t>(mix % static_cast<std::uint64_t>(end - first)), tried = 0;
+         tried < end - first; ++tried, b = b + 1 == end ? first : b + 1)
+      if (!heavy[b]) {
+        sample.spread.push_back(block(b));
+        break;
+      }
+  }
+  return sample;
+}
+
+// Row-length statistics, the histogram and the HYB split from every row's
+// length, or (rows > sample_rows > 0) from a stratified sample: the heaviest
+// blocks counted as they are, the other rows estimated from the spread
+// blocks. Counts of rows scale with the rows the spread stands for; the
+// entries in the HYB's ELL part with the entries, which every block's row_ptr
+// gives exactly (far less noise where lengths vary); the spread of lengths
+// from each part's variance about its own mean.
+template <class T>
+void fill_row_length_stats(MatrixStats& stats, const Csr<T>& a, std::int64_t sample_rows) {
+  stats.ell_padding_ratio = 1.0;  // nothing stored, nothing padded
+  if (a.rows == 0) return;
+  const std::size_t cap = hyb_length_cap(stats.nnz, a.rows);
+  LengthCounts exact(cap), spread(cap);
+  if (sample_rows <= 0 || a.rows <= sample_rows) {
+    exact = count_lengths(a, {0, a.rows}, cap);
+  } else {
+    const LengthSample sample = rows_for_lengths(a, sample_rows);
+    for (const RowRange& range : sample.heaviest) exact.add(count_lengths(a, range, cap));
+    for (const RowRange& range : sample.spread) spread.add(count_lengths(a, range, cap));
+  }
+  stats.row_length_rows = static_cast<index_t>(exact.rows + spread.rows);
+  const bool every_row = exact.rows == a.rows;
+  const double per_row = every_row ? 0.0 : static_cast<double>(a.rows - exact.rows) / spread.rows;
+  const double per_entry =
+      every_row || spread.entries == 0 ? 0.0 : static_cast<double>(stats.nnz - exact.entries) / spread.entries;
+  const auto rows_estimate = [&](std::int64_t counted, std::int64_t sampled) {
+    return counted + std::llround(per_row * static_cast<double>(sampled));
+  };
+  std::vector<std::int64_t> rows_of_length(cap + 1), long_rows(histogram_buckets);
+  for (std::size_t length = 0; length <= cap; ++length)
+    rows_of_length[length] = rows_estimate(exact.rows_of_length[length], spread.rows_of_length[length]);
+  for (std::size_t i = 0; i < histogram_buckets; ++i)
+    long_rows[i] = rows_estimate(exact.long_rows[i], spread.long_rows[i]);
   // rows_of_length[cap] also counts the longer rows, which long_rows has by bucket.
   std::vector<std::int64_t> histogram = long_rows;
   for (std::size_t length = 0; length <= cap; ++length)
     histogram[histogram_bucket(static_cast<index_t>(length))] += rows_of_length[length];
   for (std::int64_t longer : long_rows) histogram[histogram_bucket(static_cast<index_t>(cap))] -= longer;
-  // Variance = (rows * squares - nnz^2) / rows^2, exact in 128-bit integers.
-  const __int128 spread = static_cast<__int128>(a.rows) * squares - static_cast<__int128>(stats.nnz) * stats.nnz;
-  stats.row_length.min = shortest;
+  const index_t longest = std::max(exact.longest, spread.longest);
+  // Rounding may leave the estimated histogram a few rows off: the most
+  // common bucket takes the difference, so that it sums to rows.
+  const auto used = histogram.begin() + histogram_bucket(longest) + 1;
+  *std::max_element(histogram.begin(), used) += a.rows - std::accumulate(histogram.begin(), used, std::int64_t{0});
+
+  const double mean = static_cast<double>(stats.nnz) / a.rows;
+  stats.row_length.min = std::min(exact.shortest, spread.shortest);
   stats.row_length.max = longest;
   stats.row_length.mean = mean;
-  stats.row_length.std = std::sqrt(static_cast<double>(spread)) / a.rows;
-  stats.row_length_histogram.assign(histogram.begin(), histogram.begin() + histogram_bucket(longest) + 1);
-  stats.empty_rows = stats.row_length_histogram[0];
+  if (every_row) {
+    // Variance = (rows * squares - nnz^2) / rows^2, exact in 128-bit integers.
+    const __int128 spread_of_lengths =
+        static_cast<__int128>(a.rows) * exact.squares - static_cast<__int128>(stats.nnz) * stats.nnz;
+    stats.row_length.std = std::sqrt(static_cast<double>(spread_of_lengths)) / a.rows;
+  } else {
+    // The two strata's variances about their own means, and their means
+    // about the whole's: the rows not read have (nnz - read entries) / (rows
+    // - read rows) entries on average, exactly, whatever the spread's mean.
+    const auto variance = [](const LengthCounts& c) {
+      const double mean_of_c = static_cast<double>(c.entries) / c.rows;
+      return std::max(static_cast<double>(c.squares) / c.rows - mean_of_c * mean_of_c, 0.0);
+    };
+    const double heavy_mean = static_cast<double>(exact.entries) / exact.rows;
+    const double rest_rows = static_cast<double>(a.rows - exact.rows);
+    const double rest_mean = static_cast<double>(stats.nnz - exact.entries) / rest_rows;
+    const double sum = static_cast<double>(exact.rows) * (variance(exact) + (heavy_mean - mean) * (heavy_mean - mean)) +
+                       rest_rows * (variance(spread) + (rest_mean - mean) * (rest_mean - mean));
+    stats.row_length.std = std::sqrt(sum / a.rows);
+  }
+  stats.row_length_histogram.assign(histogram.begin(), used);
+  stats.empty_rows = static_cast<index_t>(stats.row_length_histogram[0]);
   if (stats.nnz > 0) stats.ell_padding_ratio = static_cast<double>(a.rows) * longest / stats.nnz;
   stats.hyb_ell_width = hyb_split_width_of_counts(rows_of_length, a.rows);
   // Entries beyond the width: nnz minus what the ELL part holds.
-  std::int64_t in_ell = 0;
-  for (std::size_t length = 0; length <= cap; ++length)
-    in_ell += rows_of_length[length] * std::min<std::int64_t>(static_cast<std::int64_t>(length), stats.hyb_ell_width);
-  stats.hyb_coo_nnz = static_cast<index_t>(stats.nnz - in_ell);
+  const auto in_ell = [&](const LengthCounts& counts) {
+    std::int64_t entries = 0;
+    for (std::size_t length = 0; length <= cap; ++length)
+      entries += counts.rows_of_length[length] *
+                 std::min<std::int64_t>(static_cast<std::int64_t>(length), stats.hyb_ell_width);
+    return static_cast<double>(entries);
+  };
+  const double ell_entries = in_ell(exact) + per_entry * in_ell(spread);
+  stats.hyb_coo_nnz = static_cast<index_t>(std::max<std::int64_t>(stats.nnz - std::llround(ell_entries), 0));
 }
 
-// The rows whose entries the structure statistics read: [begin, end) runs.
-struct RowRange {
-  index_t begin = 0;
-  index_t end = 0;
-};
-
-// Every row, or (nnz > budget > 0) up to 64 runs of consecutive rows spread
-// evenly over the matrix, each starting at a multiple of 64 rows, holding
-// about budget / runs entries and ending at a multiple of 8 rows (blocks of up
-// to 8 rows are seen whole), at the next run's start, or before an outlying
-// long row. Fewer runs where 8 rows of mean length exceed a run's share, so
-// that long rows do not make the sample many times the budget.
 template <class T>
 std::vector<RowRange> rows_to_read(const Csr<T>& a, std::int64_t budget) {
   if (budget <= 0 || a.nnz() <= budget) return {{0, a.rows}};
@@ -171,11 +313,12 @@ void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a, const std::vector<
   stats.lower_bandwidth = lower;
   stats.upper_bandwidth = upper;
   if (a.nnz() == 0) return;
-  // One bit per diagonal j - i in [-(rows - 1), cols - 1]. Each thread reads
+  // One bit per diagonal j - i in [-lower, upper] (the bandwidth of the rows
+  // read: a banded matrix's few words, not one per row). Each thread reads
   // every entry and sets the bits of its own slice of the diagonals: writes
   // to words that other threads also write (atomics, cache lines moving
   // between cores) cost more than the reading on matrices of scattered columns.
-  const std::size_t words = (static_cast<std::size_t>(a.rows) + a.cols + 62) / 64;
+  const std::size_t words = (static_cast<std::size_t>(lower) + upper + 64) / 64;
   std::vector<std::uint64_t> occupied(words, 0);
   std::int64_t count = 0;
 #pragma omp parallel reduction(+ : count) if (entries_in(a, ranges) >= parallel_from)
@@ -187,7 +330,7 @@ void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a, const std::vector<
     for (index_t p = 0; p < rows.count(); ++p) {
       const index_t r = rows.row(p);
       for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-        const std::size_t diagonal = static_cast<std::size_t>(a.col_idx[k]) + (a.rows - 1 - r);
+        const auto diagonal = static_cast<std::size_t>(std::int64_t{a.col_idx[k]} - r + lower);
         if (diagonal - low < width) occupied[diagonal / 64] |= std::uint64_t{1} << (diagonal % 64);
       }
     }
@@ -449,7 +592,7 @@ MatrixStats analyse(const Csr<T>& a, const StatsOptions& options) {
   stats.rows = a.rows;
   stats.cols = a.cols;
   stats.nnz = a.nnz();
-  fill_row_length_stats(stats, a);
+  fill_row_length_stats(stats, a, options.sample_rows);
   if (options.distinct_value_limit & (options.distinct_value_limit - 1))
     throw InvalidArgument("analyse: distinct_value_limit must be 0 or a power of two (got " +
                           std::to_string(options.distinct_value_limit) + ")");

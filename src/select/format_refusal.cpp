@@ -23,6 +23,20 @@ std::string padding_refusal(const std::string& kernel, const FormatFootprint& f)
   return {};
 }
 
+// The HYB layout's footprint from its exact split: one parallel pass over
+// row_ptr (analyse() with the structure statistics off), where
+// hyb_split_width would copy every row's length first.
+template <class T>
+FormatFootprint exact_hyb_footprint(const Csr<T>& m) {
+  StatsOptions lengths_only;
+  lengths_only.block_sizes.clear();
+  lengths_only.symmetry = false;
+  lengths_only.distinct_value_limit = 1;
+  lengths_only.sample_nonzeros = 1;
+  const MatrixStats stats = analyse(m, lengths_only);
+  return hyb_footprint<T>(m.rows, stats.hyb_ell_width, m.nnz(), stats.hyb_coo_nnz);
+}
+
 }  // namespace
 
 template <class T>
@@ -35,7 +49,7 @@ std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T
          const std::vector<index_t> lengths = row_lengths(m);
          return ellpack_r_footprint(m, ellrt_configuration(lengths, gpu).threads_per_row);
        }},
-      {"hyb", [](const Csr<T>& m) { return hyb_footprint(m, hyb_split_width(row_lengths(m))); }},
+      {"hyb", [](const Csr<T>& m) { return exact_hyb_footprint(m); }},
   };
   if (kernel == "dia" || kernel == "sell" || kernel == "blocked" || kernel == "bro-ell" || kernel == "bro-hyb")
     return std::nullopt;

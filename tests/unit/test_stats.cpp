@@ -362,6 +362,66 @@ TEST(Stats, ASampleOfAFewLongRows) {
   EXPECT_GT(s.occupied_diagonals, 0);
 }
 
+// Row lengths from a sample of rows (StatsOptions::sample_rows): no sample
+// on a matrix of fewer rows, and on larger ones the estimates against every
+// row's statistics.
+TEST(Stats, ARowSampleAsLargeAsTheMatrixReadsEveryRow) {
+  const Csr<double> a = gen_uniform_random(3000, 400, 7, 11);
+  StatsOptions sampled;
+  sampled.sample_rows = a.rows;
+  const MatrixStats whole = analyse(a), same = analyse(a, sampled);
+  EXPECT_EQ(whole.row_length_rows, a.rows);
+  EXPECT_EQ(same.row_length_rows, a.rows);
+  EXPECT_EQ(same.row_length_histogram, whole.row_length_histogram);
+  EXPECT_EQ(same.row_length.std, whole.row_length.std);
+  EXPECT_EQ(same.hyb_coo_nnz, whole.hyb_coo_nnz);
+}
+
+// The spread of lengths is compared as the coefficient of variation (std /
+// mean), within `cv_tolerance` of it or of 0.25 when it is smaller: a
+// regular matrix's small spread may be off by a larger share of itself.
+void expect_row_sample_near(const Csr<double>& a, std::int64_t sample_rows, double cv_tolerance) {
+  StatsOptions sampled;
+  sampled.sample_rows = sample_rows;
+  const MatrixStats whole = analyse(a), sample = analyse(a, sampled);
+  EXPECT_LE(sample.row_length_rows, sample_rows * 3 / 2);
+  EXPECT_GE(sample.row_length_rows, sample_rows / 2);
+  EXPECT_EQ(sample.row_length.mean, whole.row_length.mean);
+  EXPECT_EQ(sample.row_length.max, whole.row_length.max);  // in the heaviest blocks
+  EXPECT_EQ(sample.ell_padding_ratio, whole.ell_padding_ratio);
+  const double whole_cv = whole.row_length.std / whole.row_length.mean;
+  EXPECT_NEAR(sample.row_length.std / whole.row_length.mean, whole_cv, cv_tolerance * std::max(whole_cv, 0.25));
+  EXPECT_EQ(std::accumulate(sample.row_length_histogram.begin(), sample.row_length_histogram.end(), std::int64_t{0}),
+            a.rows);
+  EXPECT_EQ(sample.row_length_histogram.size(), whole.row_length_histogram.size());
+  EXPECT_NEAR(static_cast<double>(sample.hyb_coo_nnz), static_cast<double>(whole.hyb_coo_nnz), 0.05 * a.nnz());
+}
+
+TEST(Stats, ARowSampleOfAStencilHasItsLengths) {
+  const Csr<double> a = gen_stencil_3d(60, 60, 60, 27);
+  expect_row_sample_near(a, 16384, 0.1);
+  StatsOptions sampled;
+  sampled.sample_rows = 16384;
+  EXPECT_EQ(analyse(a, sampled).hyb_ell_width, analyse(a).hyb_ell_width);
+}
+
+// A few rows far longer than the rest: the heaviest blocks hold them, so
+// the longest row and the spread of lengths (which they dominate) are seen.
+TEST(Stats, ARowSampleFindsAFewHugeRows) {
+  const Csr<double> a = gen_few_huge_rows(400000, 400000, 4, 8, 20000, 3);
+  expect_row_sample_near(a, 16384, 0.05);
+  // More huge rows than the heaviest blocks a sample starts from (8 of 1024
+  // rows here), as many as it may read (16): the blocks above twice the
+  // mean are all read.
+  const Csr<double> more = gen_few_huge_rows(400000, 400000, 4, 16, 20000, 3);
+  expect_row_sample_near(more, 16384, 0.05);
+}
+
+TEST(Stats, ARowSampleOfAPowerLawGraph) {
+  const Csr<double> a = gen_rmat(18, 8, 0.57, 0.19, 0.19, 5);
+  expect_row_sample_near(a, 32768, 0.25);
+}
+
 TEST(Stats, FloatMatchesDouble) {
   const Csr<double> a = gen_uniform_random(300, 200, 5, 3);
   const MatrixStats d = analyse(a);

@@ -298,6 +298,9 @@ std::int64_t entries_in(const Csr<T>& a, const std::vector<RowRange>& ranges) {
   return entries;
 }
 
+// Bitmaps of up to this many words (a bandwidth of 2^20) are kept per thread.
+constexpr std::size_t banded_diagonal_words = std::size_t{1} << 14;
+
 template <class T>
 void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a, const std::vector<RowRange>& ranges) {
   const RangeRows rows(ranges);
@@ -314,28 +317,43 @@ void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a, const std::vector<
   stats.upper_bandwidth = upper;
   if (a.nnz() == 0) return;
   // One bit per diagonal j - i in [-lower, upper] (the bandwidth of the rows
-  // read: a banded matrix's few words, not one per row). Each thread reads
-  // every entry and sets the bits of its own slice of the diagonals: writes
-  // to words that other threads also write (atomics, cache lines moving
-  // between cores) cost more than the reading on matrices of scattered columns.
+  // read: a banded matrix's few words, not one per row).
   const std::size_t words = (static_cast<std::size_t>(lower) + upper + 64) / 64;
   std::vector<std::uint64_t> occupied(words, 0);
-  std::int64_t count = 0;
-#pragma omp parallel reduction(+ : count) if (entries_in(a, ranges) >= parallel_from)
-  {
-    const auto threads = static_cast<std::size_t>(omp_get_num_threads());
-    const auto thread = static_cast<std::size_t>(omp_get_thread_num());
-    const std::size_t first_word = words * thread / threads, end_word = words * (thread + 1) / threads;
-    const std::size_t low = first_word * 64, width = (end_word - first_word) * 64;
-    for (index_t p = 0; p < rows.count(); ++p) {
-      const index_t r = rows.row(p);
-      for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-        const auto diagonal = static_cast<std::size_t>(std::int64_t{a.col_idx[k]} - r + lower);
-        if (diagonal - low < width) occupied[diagonal / 64] |= std::uint64_t{1} << (diagonal % 64);
-      }
+  const auto mark = [&](std::vector<std::uint64_t>& bits, index_t r, std::size_t low, std::size_t width) {
+    for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+      const auto diagonal = static_cast<std::size_t>(std::int64_t{a.col_idx[k]} - r + lower);
+      if (diagonal - low < width) bits[diagonal / 64] |= std::uint64_t{1} << (diagonal % 64);
     }
-    for (std::size_t w = first_word; w < end_word; ++w) count += __builtin_popcountll(occupied[w]);
+  };
+  const bool parallel = entries_in(a, ranges) >= parallel_from;
+  if (words <= banded_diagonal_words) {
+    // Few diagonals: each thread marks its rows' diagonals in a bitmap of its
+    // own, and the bitmaps are joined.
+#pragma omp parallel if (parallel)
+    {
+      std::vector<std::uint64_t> mine(words, 0);
+#pragma omp for schedule(static) nowait
+      for (index_t p = 0; p < rows.count(); ++p) mark(mine, rows.row(p), 0, 64 * words);
+#pragma omp critical
+      for (std::size_t w = 0; w < words; ++w) occupied[w] |= mine[w];
+    }
+  } else {
+    // Each thread reads every entry and sets the bits of its own slice of the
+    // diagonals: writes to words that other threads also write (atomics,
+    // cache lines moving between cores) cost more than the reading on
+    // matrices of scattered columns.
+#pragma omp parallel if (parallel)
+    {
+      const auto threads = static_cast<std::size_t>(omp_get_num_threads());
+      const auto thread = static_cast<std::size_t>(omp_get_thread_num());
+      const std::size_t first_word = words * thread / threads, end_word = words * (thread + 1) / threads;
+      const std::size_t low = first_word * 64, width = (end_word - first_word) * 64;
+      for (index_t p = 0; p < rows.count(); ++p) mark(occupied, rows.row(p), low, width);
+    }
   }
+  std::int64_t count = 0;
+  for (const std::uint64_t word : occupied) count += __builtin_popcountll(word);
   stats.occupied_diagonals = static_cast<index_t>(count);
 }
 

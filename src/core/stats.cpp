@@ -421,11 +421,14 @@ BlockDensity block_density(const Csr<T>& a, index_t block_rows, index_t block_co
   // A division would cost more than the rest of the loop; the selector's widths are powers of two.
   const bool power_of_two = (block_cols & (block_cols - 1)) == 0;
   const int shift = __builtin_ctz(static_cast<unsigned>(block_cols));
+  // Block rows in chunks of up to 64, fewer where there are few (a sample of
+  // a few long rows: 8 block rows of 2 rows each then keep 8 threads busy).
+  const int chunk = static_cast<int>(std::clamp<index_t>(pieces.count() / (8 * omp_get_max_threads()), 1, 64));
   std::int64_t occupied = 0, entries = 0;
 #pragma omp parallel reduction(+ : occupied, entries) if (entries_in(a, ranges) >= parallel_from)
   {
     DistinctKeys<index_t> columns;
-#pragma omp for schedule(dynamic, 64)
+#pragma omp for schedule(dynamic, chunk)
     for (index_t p = 0; p < pieces.count(); ++p) {
       const RowRange& range = ranges[pieces.range_of(p)];
       const std::int64_t top = std::int64_t{pieces.row(p)} * block_rows;

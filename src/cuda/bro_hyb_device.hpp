@@ -20,13 +20,15 @@ struct DeviceBroHyb {
 };
 
 // HYB's split of the CSR on the device: the first K entries of every row
-// (head) and the rest with their rows (tail).
+// (head) and the rest with their rows (tail). Where no row is longer than K
+// the head is the CSR itself, not copied: it must then outlive the build.
 template <class T>
 struct BroHybSplit {
   index_t ell_width = 0;
   index_t rows = 0;
   index_t cols = 0;
-  DeviceRowSlice<T> head;
+  CsrView<T> head;
+  DeviceRowSlice<T> head_copy;  // the head's arrays when it is a copy (empty otherwise)
   DeviceRowSlice<T> tail;
 };
 

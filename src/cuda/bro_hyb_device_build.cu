@@ -1,9 +1,10 @@
 // BRO-HYB built on the device from the uploaded CSR: HYB's split into two
-// row slices of the CSR (device_gather_row_slice: one thread per entry of
-// each part), the head compressed by the BRO-ELL build and the tail by the
-// BRO-COO build (see bro_ell_device_build.cu and bro_coo_device_build.cu for
-// their work decompositions). Both parts are planned, the whole refused on
-// its footprint as on the host, and only then packed.
+// row slices of the CSR (device_gather_row_slice; the head is the CSR itself
+// where the tail is empty), the head compressed by the BRO-ELL build and the
+// tail by the BRO-COO build (see bro_ell_device_build.cu and
+// bro_coo_device_build.cu for their work decompositions). Both parts are
+// planned, the whole refused on its footprint as on the host, and only then
+// packed.
 #include "cuda/bro_hyb_device.hpp"
 #include "cuda/ell_device.hpp"
 
@@ -15,17 +16,21 @@ BroHybSplit<T> split_bro_hyb_on_device(const CsrView<T>& a, index_t ell_width, c
   split.ell_width = device_hyb_ell_width(a, ell_width, stream);
   split.rows = a.rows;
   split.cols = a.cols;
-  split.head = device_gather_row_slice(a, device_row_slice_layout(a, 0, split.ell_width, stream),
-                                       /*with_row_idx=*/false, stream);
   split.tail = device_gather_row_slice(a, device_row_slice_layout(a, split.ell_width, static_cast<index_t>(max_index), stream),
                                        /*with_row_idx=*/true, stream);
+  split.head = a;
+  if (split.tail.nnz > 0) {
+    split.head_copy = device_gather_row_slice(a, device_row_slice_layout(a, 0, split.ell_width, stream),
+                                              /*with_row_idx=*/false, stream);
+    const DeviceRowSlice<T>& copy = split.head_copy;
+    split.head = {split.rows, split.cols, copy.nnz, copy.row_ptr.data(), copy.col_idx.data(), copy.values.data()};
+  }
   return split;
 }
 
 template <class T>
 DeviceBroHyb<T> build_bro_hyb_on_device(BroHybSplit<T>&& split, const BroHybOptions& options, cudaStream_t stream) {
-  const CsrView<T> head{split.rows,          split.cols,           split.head.nnz,
-                        split.head.row_ptr.data(), split.head.col_idx.data(), split.head.values.data()};
+  const CsrView<T> head = split.head;
   BroEllDevicePlan<T> ell = plan_bro_ell_on_device(head, options.ell, stream);
   BroCooDevicePlan<T> coo =
       plan_bro_coo_on_device(BroCooEntries<T>{split.rows, split.cols, std::move(split.tail)}, options.coo, stream);

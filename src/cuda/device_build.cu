@@ -41,18 +41,48 @@ __global__ void row_slice_lengths_kernel(CsrView<T> a, index_t first, index_t li
   lengths[r] = beyond_first <= 0 ? 0 : (beyond_first < limit ? beyond_first : limit);
 }
 
-// One thread per slice entry: its row by binary search of the slice's
-// offsets, then a copy from the row's `first`-th entry on.
+// Each warp copies 32 * slice_entries_per_lane consecutive slots, lane t
+// those at t, t + 32, ...: every load and store of the warp goes to adjacent
+// slots. A lane finds its first slot's row by binary search and each next
+// one's by a search forward from there (a row or two on, for rows of a few
+// dozen entries), where a search per slot cost 22 dependent loads on the
+// 3.4M rows of the 27-point stencil 150^3 (1.85 ms for its 90M entries).
+constexpr int slice_entries_per_lane = 8;
+
+// The r >= from with offsets[r] <= i < offsets[r + 1], for offsets[from] <= i:
+// steps of 1, 2, 4, ... rows until past i, then a binary search between.
+__device__ index_t row_of_slot_after(const index_t* offsets, index_t rows, index_t from, index_t i) {
+  index_t low = from, step = 1;  // offsets[low] <= i
+  while (low + step < rows && offsets[low + step] <= i) {
+    low += step;
+    step *= 2;
+  }
+  index_t high = low + step < rows ? low + step : rows;  // offsets[high] > i (or the end)
+  while (high - low > 1) {
+    const index_t middle = low + (high - low) / 2;
+    if (offsets[middle] <= i)
+      low = middle;
+    else
+      high = middle;
+  }
+  return low;
+}
+
 template <class T>
 __global__ void gather_row_slice_kernel(CsrView<T> a, const index_t* slice_row_ptr, index_t first, index_t nnz,
                                         index_t* row_idx, index_t* col_idx, T* values) {
-  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t lane = thread % warp_size;
+  std::int64_t i = (thread - lane) * slice_entries_per_lane + lane;
   if (i >= nnz) return;
-  const index_t r = row_of_slot(slice_row_ptr, a.rows, static_cast<index_t>(i));
-  const index_t source = a.row_ptr[r] + first + (static_cast<index_t>(i) - slice_row_ptr[r]);
-  if (row_idx) row_idx[i] = r;
-  col_idx[i] = a.col_idx[source];
-  values[i] = a.values[source];
+  index_t r = row_of_slot(slice_row_ptr, a.rows, static_cast<index_t>(i));
+  for (int k = 0; k < slice_entries_per_lane && i < nnz; ++k, i += warp_size) {
+    r = row_of_slot_after(slice_row_ptr, a.rows, r, static_cast<index_t>(i));
+    const index_t source = a.row_ptr[r] + first + (static_cast<index_t>(i) - slice_row_ptr[r]);
+    if (row_idx) row_idx[i] = r;
+    col_idx[i] = a.col_idx[source];
+    values[i] = a.values[source];
+  }
 }
 
 struct CapAt {
@@ -121,7 +151,8 @@ DeviceRowSlice<T> device_gather_row_slice(const CsrView<T>& a, RowSliceLayout&& 
   slice.col_idx = DeviceBuffer<index_t>(n, "row slice column indices");
   slice.values = DeviceBuffer<T>(n, "row slice values");
   if (n > 0) {
-    gather_row_slice_kernel<<<blocks_for(n, build_block), build_block, 0, stream>>>(
+    gather_row_slice_kernel<<<blocks_for((n + slice_entries_per_lane - 1) / slice_entries_per_lane, build_block),
+                              build_block, 0, stream>>>(
         a, layout.row_ptr.data(), layout.first, layout.nnz, with_row_idx ? slice.row_idx.data() : nullptr,
         slice.col_idx.data(), slice.values.data());
     SPMV_LAUNCH_CHECK();

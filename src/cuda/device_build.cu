@@ -50,22 +50,15 @@ __global__ void row_slice_lengths_kernel(CsrView<T> a, index_t first, index_t li
 constexpr int slice_entries_per_lane = 8;
 
 // The r >= from with offsets[r] <= i < offsets[r + 1], for offsets[from] <= i:
-// steps of 1, 2, 4, ... rows until past i, then a binary search between.
+// steps of 1, 2, 4, ... rows until past i, then row_of_slot between.
 __device__ index_t row_of_slot_after(const index_t* offsets, index_t rows, index_t from, index_t i) {
   index_t low = from, step = 1;  // offsets[low] <= i
   while (low + step < rows && offsets[low + step] <= i) {
     low += step;
     step *= 2;
   }
-  index_t high = low + step < rows ? low + step : rows;  // offsets[high] > i (or the end)
-  while (high - low > 1) {
-    const index_t middle = low + (high - low) / 2;
-    if (offsets[middle] <= i)
-      low = middle;
-    else
-      high = middle;
-  }
-  return low;
+  const index_t high = low + step < rows ? low + step : rows;  // offsets[high] > i (or the end)
+  return low + row_of_slot(offsets + low, high - low, i);
 }
 
 template <class T>

@@ -4,9 +4,9 @@
 // Work decomposition. As in the product (bro_ell_decode.cu), one thread
 // block per slice and one thread per stream: thread t of slice i walks
 // stream i h + t (row (i h + t) / T, its entries (i h + t) % T, + T, ...)
-// column by column, reading col_idx through the read-only cache (a row's
-// entries stay in L1 from one column to the next, and the T streams of a
-// row read adjacent entries).
+// column by column: step 2 reads col_idx through the read-only cache (the
+// T streams of a row read adjacent entries), step 5 from a tile of the
+// slice's entries in shared memory.
 // 1. Slice columns l_i: CUB's segmented maximum of the stream lengths (from
 //    row_ptr alone); width_offset their offsets.
 // 2. Widths: at column j each warp ORs its 32 fields (__reduce_or_sync) and

@@ -237,6 +237,13 @@ void fill_row_length_stats(MatrixStats& stats, const Csr<T>& a, std::int64_t sam
   stats.hyb_coo_nnz = static_cast<index_t>(std::max<std::int64_t>(stats.nnz - std::llround(ell_entries), 0));
 }
 
+// The rows whose entries the structure statistics read: every row, or
+// (nnz > budget > 0) up to 64 runs of consecutive rows spread evenly over the
+// matrix, each starting at a multiple of 64 rows, holding about budget / runs
+// entries and ending at a multiple of 8 rows (blocks of up to 8 rows are seen
+// whole), at the next run's start, or before an outlying long row. Fewer runs
+// where 8 rows of mean length exceed a run's share, so that long rows do not
+// make the sample many times the budget.
 template <class T>
 std::vector<RowRange> rows_to_read(const Csr<T>& a, std::int64_t budget) {
   if (budget <= 0 || a.nnz() <= budget) return {{0, a.rows}};

@@ -71,10 +71,9 @@ class StreamFields {
       end_ = a.row_ptr[row + 1];
     }
   }
-  // The next field; `entry` is set to its CSR entry unless it is padding.
-  __device__ std::uint32_t next(index_t& entry) {
+  // The next field (0 past the stream's last entry: padding).
+  __device__ std::uint32_t next() {
     if (next_ >= end_) return 0;
-    entry = next_;
     const index_t column = __ldg(col_idx_ + next_);
     const auto field = static_cast<std::uint32_t>(column - previous_);
     previous_ = column;
@@ -129,7 +128,6 @@ __global__ void bro_ell_widths_kernel(CsrView<T> a, index_t threads_per_row, con
   const index_t columns = width_offset[slice + 1] - first_column;
   StreamFields<T> fields(a, threads_per_row, static_cast<std::int64_t>(slice) * h + lane);
   if (lane == 0) stream_bits = 0;
-  index_t entry;
   // The bounds depend on the slice only, so every thread meets every barrier.
   for (index_t chunk = 0; chunk < columns; chunk += h) {
     const index_t chunk_columns = min(h, columns - chunk);
@@ -137,7 +135,7 @@ __global__ void bro_ell_widths_kernel(CsrView<T> a, index_t threads_per_row, con
     column_fields[lane] = 0;
     __syncthreads();
     for (index_t j = 0; j < chunk_columns; ++j) {
-      const std::uint32_t warp_fields = __reduce_or_sync(all_lanes, fields.next(entry));
+      const std::uint32_t warp_fields = __reduce_or_sync(all_lanes, fields.next());
       if (lane % warp_size == 0 && warp_fields != 0) atomicOr(&column_fields[j], warp_fields);
     }
     __syncthreads();

@@ -30,8 +30,7 @@ BroHybSplit<T> split_bro_hyb_on_device(const CsrView<T>& a, index_t ell_width, c
 
 template <class T>
 DeviceBroHyb<T> build_bro_hyb_on_device(BroHybSplit<T>&& split, const BroHybOptions& options, cudaStream_t stream) {
-  const CsrView<T> head = split.head;
-  BroEllDevicePlan<T> ell = plan_bro_ell_on_device(head, options.ell, stream);
+  BroEllDevicePlan<T> ell = plan_bro_ell_on_device(split.head, options.ell, stream);
   BroCooDevicePlan<T> coo =
       plan_bro_coo_on_device(BroCooEntries<T>{split.rows, split.cols, std::move(split.tail)}, options.coo, stream);
   // The whole is within the limit; the ELL part alone may pad more, as in HYB.
@@ -39,7 +38,7 @@ DeviceBroHyb<T> build_bro_hyb_on_device(BroHybSplit<T>&& split, const BroHybOpti
                       options.ell.max_padding);
   DeviceBroHyb<T> hyb;
   hyb.ell_width = split.ell_width;
-  hyb.ell = pack_bro_ell_on_device(head, std::move(ell), stream);
+  hyb.ell = pack_bro_ell_on_device(split.head, std::move(ell), stream);
   hyb.coo = pack_bro_coo_on_device(std::move(coo), stream);
   return hyb;
 }

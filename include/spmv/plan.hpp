@@ -75,8 +75,13 @@ struct Plan {
 };
 
 // Analyses `a` and chooses. Throws InvalidArgument for an unknown kernel or
-// parameter, Unavailable for a backend not in this build or machine (unless
-// options.target_device describes the device to plan for).
+// parameter or a matrix that validate() refuses, Unavailable for a backend
+// not in this build or machine (unless options.target_device describes the
+// device to plan for). For the cuda and cusparse backends without
+// reordering, the host checks the row pointers and the entries the analysis
+// reads; the other columns are checked on the device once make_operator()
+// has uploaded them (a host pass over every entry costs about as much as the
+// upload), with validate()'s message.
 template <class T>
 Plan make_plan(const Csr<T>& a, const PlanOptions& options = {});
 

@@ -2,8 +2,9 @@
 // analyse() takes O(nnz log nnz) time (the distinct-value count sorts a copy
 // of the values; everything else is O(rows + cols + nnz)), or
 // O(rows + cols + sample) with StatsOptions::sample_nonzeros, O(rows / 1024 +
-// cols + samples) with sample_rows too, and expects a canonical Csr (see
-// matrix.hpp).
+// cols + samples) with sample_rows too. It expects valid row pointers
+// (validate() checks them) and checks the entries it reads: a column out of
+// range, out of order or repeated is an InvalidArgument, as from validate().
 #pragma once
 
 #include <cstddef>

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/csr_assembly.hpp"
+#include "core/csr_checks.hpp"
 #include "core/parallel_from.hpp"
 #include "spmv/error.hpp"
 #include "spmv/matrix.hpp"
@@ -199,18 +200,20 @@ Csr<T> csr_from_arrays(index_t rows, index_t cols, const std::vector<index_t>& r
   return a;
 }
 
+namespace detail {
+
 template <class T>
-void validate(const Csr<T>& a) {
+void validate_row_pointers(const Csr<T>& a) {
   check_index_range(a.rows, a.cols, static_cast<std::int64_t>(a.col_idx.size()), "CSR matrix");
   if (a.row_ptr.size() != static_cast<std::size_t>(a.rows) + 1 || a.row_ptr[0] != 0 ||
       static_cast<std::size_t>(a.row_ptr[a.rows]) != a.col_idx.size() ||
       a.col_idx.size() != a.values.size())
     throw InvalidArgument("CSR matrix: array sizes are inconsistent");
-  // All row pointers first: with them non-decreasing from 0 to nnz, every
-  // entry visited below lies inside col_idx, whatever the arrays hold. Rows
-  // are checked in parallel (a plan validates every matrix it is given), on
-  // one thread for small matrices (parallel_from.hpp); the error names the
-  // first bad row, as a serial check would.
+  // With the row pointers non-decreasing from 0 to nnz, every entry a row
+  // names lies inside col_idx, whatever the arrays hold. Checked in parallel
+  // (a plan checks every matrix it is given), on one thread for small
+  // matrices (parallel_from.hpp); the error names the first bad row, as a
+  // serial check would.
   const bool in_parallel = a.rows + static_cast<std::int64_t>(a.col_idx.size()) >= detail::parallel_from;
   index_t first_decrease = a.rows;
 #pragma omp parallel for reduction(min : first_decrease) schedule(static) if (in_parallel)
@@ -218,26 +221,49 @@ void validate(const Csr<T>& a) {
     if (a.row_ptr[r + 1] < a.row_ptr[r]) first_decrease = std::min(first_decrease, r);
   if (first_decrease < a.rows)
     throw InvalidArgument("CSR matrix: row_ptr decreases at row " + std::to_string(first_decrease));
-  const auto entry_is_bad = [&a](index_t r, index_t k) {
+}
+
+namespace {
+template <class T>
+bool entry_is_bad(const Csr<T>& a, index_t r, index_t k) {
+  const index_t c = a.col_idx[k];
+  return c < 0 || c >= a.cols || (k > a.row_ptr[r] && c <= a.col_idx[k - 1]);
+}
+}  // namespace
+
+template <class T>
+void throw_bad_entry(const Csr<T>& a, index_t row) {
+  for (index_t k = a.row_ptr[row]; k < a.row_ptr[row + 1]; ++k) {
+    if (!entry_is_bad(a, row, k)) continue;
     const index_t c = a.col_idx[k];
-    return c < 0 || c >= a.cols || (k > a.row_ptr[r] && c <= a.col_idx[k - 1]);
-  };
-  index_t first_bad_row = a.rows;
-#pragma omp parallel for reduction(min : first_bad_row) schedule(static) if (in_parallel)
-  for (index_t r = 0; r < a.rows; ++r)
+    throw InvalidArgument("CSR matrix: " + entry_name(k, row, c) +
+                          (c < 0 || c >= a.cols ? " is out of range" : " is not sorted or repeats a column"));
+  }
+  throw InvalidArgument("CSR matrix: row " + std::to_string(row) + " was reported bad but its entries are valid");
+}
+
+template <class T>
+void validate_columns(const Csr<T>& a, index_t begin, index_t end) {
+  // Rows in dynamic chunks: a few long rows (R-MAT's, at its low indices)
+  // would leave one thread of a static split with most of the entries.
+  const bool in_parallel = (end - begin) + std::int64_t{a.row_ptr[end] - a.row_ptr[begin]} >= detail::parallel_from;
+  index_t first_bad_row = end;
+#pragma omp parallel for reduction(min : first_bad_row) schedule(dynamic, 4096) if (in_parallel)
+  for (index_t r = begin; r < end; ++r)
     for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
-      if (entry_is_bad(r, k)) {
+      if (entry_is_bad(a, r, k)) {
         first_bad_row = std::min(first_bad_row, r);
         break;
       }
-  if (first_bad_row == a.rows) return;
-  const index_t r = first_bad_row;
-  for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-    if (!entry_is_bad(r, k)) continue;
-    const index_t c = a.col_idx[k];
-    throw InvalidArgument("CSR matrix: " + entry_name(k, r, c) +
-                          (c < 0 || c >= a.cols ? " is out of range" : " is not sorted or repeats a column"));
-  }
+  if (first_bad_row < end) throw_bad_entry(a, first_bad_row);
+}
+
+}  // namespace detail
+
+template <class T>
+void validate(const Csr<T>& a) {
+  detail::validate_row_pointers(a);
+  detail::validate_columns(a, 0, a.rows);
 }
 
 template <class T>
@@ -323,6 +349,9 @@ Csr<To> cast(const Csr<From>& a) {
   template Csr<T> csr_from_arrays(index_t, index_t, const std::vector<index_t>&,               \
                                   const std::vector<index_t>&, const std::vector<T>&);          \
   template void validate(const Csr<T>&);                                                        \
+  template void detail::validate_row_pointers(const Csr<T>&);                                   \
+  template void detail::validate_columns(const Csr<T>&, index_t, index_t);                      \
+  template void detail::throw_bad_entry(const Csr<T>&, index_t);                                \
   template Csr<T> transpose(const Csr<T>&);                                                     \
   template Csr<T> permute(const Csr<T>&, const std::vector<index_t>&, const std::vector<index_t>&); \
   template Csr<T> row_range(const Csr<T>&, index_t, index_t);

@@ -12,6 +12,7 @@
 
 #include <omp.h>
 
+#include "core/csr_checks.hpp"
 #include "core/parallel_from.hpp"
 #include "spmv/error.hpp"
 
@@ -627,6 +628,10 @@ MatrixStats analyse(const Csr<T>& a, const StatsOptions& options) {
   const std::vector<RowRange> ranges = rows_to_read(a, options.sample_nonzeros);
   for (const RowRange& range : ranges) stats.sampled_rows += range.end - range.begin;
   stats.sampled_nnz = entries_in(a, ranges);
+  // The plan for the GPU leaves the columns to the device's check after the
+  // upload: those read here are checked first (their bitmaps and sets are
+  // sized by the columns they see).
+  for (const RowRange& range : ranges) detail::validate_columns(a, range.begin, range.end);
   fill_diagonal_stats(stats, a, ranges);
   for (const auto& [block_rows, block_cols] : options.block_sizes)
     stats.block_density.push_back(block_density(a, block_rows, block_cols, ranges));

@@ -65,5 +65,10 @@ struct EllrtBuild {
 // configuration model choosing the first two when they are not given.
 template <class T>
 EllrtBuild<T> build_ellr_t(const CsrView<T>& a, const KernelParams& params, cudaStream_t stream);
+// The same with the padding limit given (FormatLimitError above
+// `max_padding` times the CSR's bytes), finer than the parameter's whole
+// numbers; params' max_padding is only reported.
+template <class T>
+EllrtBuild<T> build_ellr_t(const CsrView<T>& a, const KernelParams& params, double max_padding, cudaStream_t stream);
 
 }  // namespace spmv::detail

@@ -75,6 +75,11 @@ class EllrT final : public FormatKernel<T> {
 
 template <class T>
 EllrtBuild<T> build_ellr_t(const CsrView<T>& a, const KernelParams& params, cudaStream_t stream) {
+  return build_ellr_t(a, params, max_padding_param(params), stream);
+}
+
+template <class T>
+EllrtBuild<T> build_ellr_t(const CsrView<T>& a, const KernelParams& params, double max_padding, cudaStream_t stream) {
   DeviceBuffer<index_t> lengths = device_row_lengths(a, stream);
   const index_t longest = device_max(lengths.data(), lengths.size(), stream);
   // The model chooses what the parameters leave open (its cost is O(rows)).
@@ -85,7 +90,7 @@ EllrtBuild<T> build_ellr_t(const CsrView<T>& a, const KernelParams& params, cuda
   EllrtBuild<T> built;
   built.max_padding = max_padding_param(params);
   built.block_size = param_or(params, "block_size", model.block_size);
-  built.matrix = build_ellpack_r_on_device(a, std::move(lengths), longest, threads_per_row, built.max_padding, stream);
+  built.matrix = build_ellpack_r_on_device(a, std::move(lengths), longest, threads_per_row, max_padding, stream);
   return built;
 }
 
@@ -96,6 +101,7 @@ std::unique_ptr<FormatKernel<T>> make_ellr_t(const FormatSource<T>& source, cons
 
 #define SPMV_INSTANTIATE_ELLR_T(T)                                                                     \
   template EllrtBuild<T> build_ellr_t(const CsrView<T>&, const KernelParams&, cudaStream_t);                    \
+  template EllrtBuild<T> build_ellr_t(const CsrView<T>&, const KernelParams&, double, cudaStream_t);            \
   template std::unique_ptr<FormatKernel<T>> make_ellr_t(const FormatSource<T>&, const KernelParams&);
 SPMV_INSTANTIATE_ELLR_T(float)
 SPMV_INSTANTIATE_ELLR_T(double)

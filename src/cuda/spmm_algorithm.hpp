@@ -81,6 +81,10 @@ std::unique_ptr<SpmmAlgorithm<T>> make_spmm_csr_vec(const SpmmSource<T>& source,
 template <class T>
 std::unique_ptr<SpmmAlgorithm<T>> make_spmm_fastspmm(const SpmmSource<T>& source,
                                                      const KernelParams& params);
+// FastSpMM with its defaults, refusing (FormatLimitError) where ELLPACK-R
+// would take more than max_padding times the CSR's bytes.
+template <class T>
+std::unique_ptr<SpmmAlgorithm<T>> make_spmm_fastspmm_within(const SpmmSource<T>& source, double max_padding);
 template <class T>
 std::unique_ptr<SpmmAlgorithm<T>> make_spmm_setspmvs(const SpmmSource<T>& source,
                                                      const KernelParams& params);

@@ -169,13 +169,13 @@ class EllrSpmm final : public SpmmAlgorithm<T> {
 
 template <class T>
 std::unique_ptr<SpmmAlgorithm<T>> make_ellr_spmm(const CsrView<T>& a, const KernelParams& params,
-                                                 ColumnPasses passes) {
+                                                 ColumnPasses passes, double max_padding) {
   // The paper settles on L* = 4 for Fermi (its Fig. 3); on an H200, 8 was
   // as fast for k = 8 and halves the passes over A for larger k (docs/spmm.md).
   const int columns_per_pass = passes == ColumnPasses::fastspmm ? param_or(params, "columns_per_pass", 8) : 1;
   double build_seconds = 0;
   EllrtBuild<T> built = timed_build(build_seconds, [&] {
-    EllrtBuild<T> on_device = build_ellr_t(a, params, nullptr);
+    EllrtBuild<T> on_device = build_ellr_t(a, params, max_padding, nullptr);
     SPMV_CUDA_CHECK(cudaStreamSynchronize(nullptr));
     return on_device;
   });
@@ -187,17 +187,22 @@ std::unique_ptr<SpmmAlgorithm<T>> make_ellr_spmm(const CsrView<T>& a, const Kern
 template <class T>
 std::unique_ptr<SpmmAlgorithm<T>> make_spmm_fastspmm(const SpmmSource<T>& source,
                                                      const KernelParams& params) {
-  return make_ellr_spmm(source.device, params, ColumnPasses::fastspmm);
+  return make_ellr_spmm(source.device, params, ColumnPasses::fastspmm, max_padding_param(params));
+}
+template <class T>
+std::unique_ptr<SpmmAlgorithm<T>> make_spmm_fastspmm_within(const SpmmSource<T>& source, double max_padding) {
+  return make_ellr_spmm(source.device, {}, ColumnPasses::fastspmm, max_padding);
 }
 template <class T>
 std::unique_ptr<SpmmAlgorithm<T>> make_spmm_setspmvs(const SpmmSource<T>& source,
                                                      const KernelParams& params) {
-  return make_ellr_spmm(source.device, params, ColumnPasses::setspmvs);
+  return make_ellr_spmm(source.device, params, ColumnPasses::setspmvs, max_padding_param(params));
 }
 
 #define SPMV_INSTANTIATE_ELLR_SPMM(T)                                                 \
   template std::unique_ptr<SpmmAlgorithm<T>> make_spmm_fastspmm(const SpmmSource<T>&, \
                                                                 const KernelParams&); \
+  template std::unique_ptr<SpmmAlgorithm<T>> make_spmm_fastspmm_within(const SpmmSource<T>&, double); \
   template std::unique_ptr<SpmmAlgorithm<T>> make_spmm_setspmvs(const SpmmSource<T>&, \
                                                                 const KernelParams&);
 SPMV_INSTANTIATE_ELLR_SPMM(float)

@@ -3,7 +3,7 @@
 #include "cuda/format_kernels.hpp"
 #include "cuda/param_specs.hpp"
 #include "cuda/spmm_algorithm.hpp"
-#include "formats/format_common.hpp"
+#include "spmv/error.hpp"
 
 namespace spmv::detail {
 
@@ -92,12 +92,16 @@ std::unique_ptr<SpmmAlgorithm<T>> make_default_spmm(const SpmmSource<T>& source,
                                                     bool extra_formats) {
   std::unique_ptr<SpmmAlgorithm<T>> wide = make_spmm_csr_vec(source, {});
   if (!extra_formats || source.host.nnz() == 0) return wide;
-  const int threads_per_row =
-      ellrt_configuration(row_lengths(source.host), current_gpu_shape()).threads_per_row;
-  if (ellpack_r_footprint(source.host, threads_per_row).padding_ratio() >
-      fastspmm_default_max_padding)
+  // The ELLR-T configuration and the padding check run where the matrix is
+  // (host passes over the row lengths cost 40-80 ms on 9M rows); the check
+  // comes before the ELLPACK-R copy is allocated.
+  std::unique_ptr<SpmmAlgorithm<T>> narrow;
+  try {
+    narrow = make_spmm_fastspmm_within(source, fastspmm_default_max_padding);
+  } catch (const FormatLimitError&) {
     return wide;
-  return std::make_unique<ColumnCountSpmm<T>>(make_spmm_fastspmm(source, {}), std::move(wide));
+  }
+  return std::make_unique<ColumnCountSpmm<T>>(std::move(narrow), std::move(wide));
 }
 template std::unique_ptr<SpmmAlgorithm<float>> make_default_spmm(const SpmmSource<float>&, bool);
 template std::unique_ptr<SpmmAlgorithm<double>> make_default_spmm(const SpmmSource<double>&, bool);

@@ -81,7 +81,7 @@ Partition partition_nonzeros(const Csr<T>& a, int parts);
 // a neighbour go to the lightest parts after METIS. Every part gets at least
 // one row (a part left empty takes a row from the largest). A graph without
 // edges needs no exchange: it gets partition_nonzeros. Throws InvalidArgument for a rectangular matrix
-// (rows and nnz take any shape), and Unavailable in a build without METIS.
+// (rows and nnz take any shape) or one that validate() refuses, and Unavailable in a build without METIS.
 template <class T>
 Partition partition_graph(const Csr<T>& a, int parts);
 // Whether this build has METIS (the graph partition).
@@ -127,7 +127,8 @@ struct PartMatrices {
 
 // Splits `a` (P A P^T for a partition with a row order) by the partition for
 // the exchange (halo: local, remote, ghosts and the lists; allgather: the row
-// block with its global columns).
+// block with its global columns). Throws InvalidArgument for a matrix that
+// validate() refuses.
 template <class T>
 std::vector<PartMatrices<T>> split_into_parts(const Csr<T>& a, const Partition& partition, Exchange exchange);
 

@@ -131,6 +131,7 @@ Partition partition_graph(const Csr<T>& a, int parts) {
     throw InvalidArgument("the graph partition needs a square matrix (got " + std::to_string(a.rows) + " x " +
                           std::to_string(a.cols) + "): it splits x like y; partition by rows or nnz instead");
   detail::check_part_count(a.rows, parts);
+  validate(a);  // the graph's edges are the columns
 #ifndef SPMV_HAVE_METIS
   throw Unavailable("the graph partition needs METIS (libmetis), which this build was configured without "
                     "(install libmetis-dev and reconfigure with SPMV_METIS=AUTO or ON)");

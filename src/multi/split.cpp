@@ -123,6 +123,7 @@ std::vector<PartMatrices<T>> split_row_blocks(const Csr<T>& a, const Partition& 
 template <class T>
 std::vector<PartMatrices<T>> split_into_parts(const Csr<T>& a, const Partition& partition, Exchange exchange) {
   check_fits(partition, a.rows, a.cols);
+  validate(a);  // the split reads columns as indices
   if (partition.row_order.empty()) return split_row_blocks(a, partition, exchange);
   const std::vector<index_t>& order = partition.row_order;
   return split_row_blocks(reorder(a, MatrixOrdering{Reordering::none, order, order, 0.0}), partition, exchange);

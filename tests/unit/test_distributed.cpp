@@ -80,6 +80,17 @@ TEST(Partition, BadPartitionsAreRefused) {
   expect_invalid([&] { exchange_from_string("all"); }, "unknown exchange 'all'");
 }
 
+// The split and the graph partition read columns as indices: a bad one is
+// refused with validate()'s message before anything is built.
+TEST(Partition, MatricesWithBadColumnsAreRefused) {
+  Csr<double> a = stencil();
+  a.col_idx[a.row_ptr[70] + 1] = a.cols;
+  const std::string expected = "entry " + std::to_string(a.row_ptr[70] + 1) + " (row 70, column 144) is out of range";
+  expect_invalid([&] { split_into_parts(a, partition_rows(a, 2), Exchange::halo); }, expected);
+  expect_invalid([&] { make_distributed_operator(a, partition_rows(a, 3), {}); }, expected);
+  if (graph_partition_available()) expect_invalid([&] { partition_graph(a, 2); }, expected);
+}
+
 TEST(Split, LocalRemoteAndHaloListsOfATridiagonalMatrix) {
   // 6 x 6 tridiagonal over 3 parts of 2 rows: each part needs one neighbour
   // entry from each side.

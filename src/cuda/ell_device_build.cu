@@ -1,18 +1,17 @@
 // ELL and ELLPACK-R (the ELLR-T layout) built on the device from the CSR.
 //
 // Both layouts put entry e of row r at T * ((e / T) * stride + r) + e % T
-// (ELL is T = 1). One thread per stored slot inverts that position into
-// (row, entry) and writes the entry or the padding, so every write of a warp
-// is coalesced and the whole layout, padding included, is written once; the
-// reads gather from the CSR rows through the cache. The row lengths, their
-// maximum and the ELLR-T model's sums come first (O(rows)), so a format over
-// its padding limit is refused before its arrays are allocated.
+// (ELL is T = 1), written by tiles of rows through shared memory
+// (slot_tiles.cuh). The row lengths, their maximum and the ELLR-T model's
+// sums come first (O(rows)), so a format over its padding limit is refused
+// before its arrays are allocated.
 #include <cuda/std/array>
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_build.hpp"
 #include "cuda/ell_device.hpp"
 #include "cuda/ellpack_r_device.hpp"
+#include "cuda/slot_tiles.cuh"
 #include "formats/format_common.hpp"
 
 namespace spmv::detail {
@@ -21,28 +20,28 @@ namespace {
 
 constexpr int build_block = 256;
 
-template <class T>
-__global__ void scatter_ell_layout_kernel(CsrView<T> a, index_t threads_per_row, index_t stride,
-                                          index_t entries_per_row, std::size_t slots, index_t* col_idx,
-                                          T* values) {
-  const std::size_t slot = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (slot >= slots) return;
-  const std::size_t group_row = slot / threads_per_row;
-  const auto row = static_cast<index_t>(group_row % stride);
-  const auto entry = static_cast<index_t>(group_row / stride * threads_per_row + slot % threads_per_row);
-  index_t column = padding_column;
-  T value = 0;
-  if (row < a.rows) {
-    const index_t begin = a.row_ptr[row];
-    const index_t length = a.row_ptr[row + 1] - begin;
-    if (entry < length && entry < entries_per_row) {
-      column = a.col_idx[begin + entry];
-      value = a.values[begin + entry];
-    }
+// The ELL and ELLR-T layout for write_slot_tiles: tile b holds rows
+// [64 b, 64 b + 64) of the stride (the rows past the matrix are padding).
+struct EllSlotLayout {
+  struct Tile {
+    index_t first_row;
+    index_t rows;
+    index_t groups;
+  };
+  index_t entries_per_row;
+  index_t threads_per_row;
+  index_t rows;
+  index_t stride;
+  index_t groups;
+  __device__ Tile tile(unsigned block) const {
+    const index_t first = static_cast<index_t>(block) * slot_tile_rows;
+    return {first, min(static_cast<index_t>(slot_tile_rows), stride - first), groups};
   }
-  col_idx[slot] = column;
-  values[slot] = value;
-}
+  __device__ index_t row(const Tile& t, int i) const { return t.first_row + i < rows ? t.first_row + i : -1; }
+  __device__ std::size_t slot(const Tile& t, index_t group, int i, index_t lane) const {
+    return (static_cast<std::size_t>(group) * stride + t.first_row + i) * threads_per_row + lane;
+  }
+};
 
 // What the ELL kernel reads of each row: `kept` entries (the length capped
 // at the width) and their columns up to and including the first padding
@@ -86,8 +85,10 @@ void scatter_ell_layout(const CsrView<T>& a, index_t threads_per_row, index_t st
                         std::size_t slots, DeviceBuffer<index_t>& col_idx, DeviceBuffer<T>& values,
                         cudaStream_t stream) {
   if (slots == 0) return;
-  scatter_ell_layout_kernel<<<blocks_for(slots, build_block), build_block, 0, stream>>>(
-      a, threads_per_row, stride, entries_per_row, slots, col_idx.data(), values.data());
+  const auto groups = static_cast<index_t>(slots / (static_cast<std::size_t>(stride) * threads_per_row));
+  const EllSlotLayout layout{entries_per_row, threads_per_row, a.rows, stride, groups};
+  write_slot_tiles(a, layout, (static_cast<std::size_t>(stride) + slot_tile_rows - 1) / slot_tile_rows,
+                   col_idx.data(), values.data(), stream);
   SPMV_LAUNCH_CHECK();
 }
 

@@ -6,12 +6,12 @@
 // permutation row_of at once; a CUB segmented reduction takes each chunk's
 // longest row. The slot count (64-bit) decides the refusal before the
 // entries are allocated; a scan of the chunks' slots gives chunk_ptr. Then
-// one thread per sorted position (lanes of a warp: adjacent positions of a
-// chunk) copies its row's entries to slots chunk_ptr + j * C + lane and
-// fills the rest of the chunk's width with padding: every slot is written
-// once, by coalesced stores, and no separate fill is needed.
+// tiles of up to 64 positions of a chunk are staged in shared memory and
+// written to slots chunk_ptr + j * C + position % C (slot_tiles.cuh): every
+// slot, padding included, is written once by coalesced stores.
 #include "cuda/device_build.hpp"
 #include "cuda/sell_device.hpp"
+#include "cuda/slot_tiles.cuh"
 #include "formats/sell_limits.hpp"
 
 namespace spmv::detail {
@@ -26,23 +26,36 @@ __global__ void chunk_slots_kernel(index_t* widths, std::size_t chunks, index_t 
   if (c < chunks) widths[c] *= chunk_rows;
 }
 
-template <class T>
-__global__ void fill_chunks_kernel(CsrView<T> a, index_t chunk_rows, const index_t* chunk_ptr, const index_t* row_of,
-                                   const index_t* row_length, std::size_t positions, index_t* col_idx, T* values) {
-  const std::size_t position = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (position >= positions) return;
-  const std::size_t chunk = position / chunk_rows;
-  const index_t width = (chunk_ptr[chunk + 1] - chunk_ptr[chunk]) / chunk_rows;
-  // Positions past the last row (in the last chunk) hold padding only.
-  const bool has_row = position < static_cast<std::size_t>(a.rows);
-  const index_t length = has_row ? row_length[position] : 0;
-  const index_t first = has_row ? a.row_ptr[row_of[position]] : 0;
-  std::size_t slot = static_cast<std::size_t>(chunk_ptr[chunk]) + position % chunk_rows;
-  for (index_t j = 0; j < width; ++j, slot += chunk_rows) {
-    col_idx[slot] = j < length ? a.col_idx[first + j] : padding_column;
-    values[slot] = j < length ? a.values[first + j] : T(0);
+// The SELL layout for write_slot_tiles: chunk c's position p (row row_of[p])
+// puts its entry j at chunk_ptr[c] + j * C + p % C; a tile is up to 64
+// positions of one chunk, the positions past the matrix padding.
+struct SellSlotLayout {
+  struct Tile {
+    index_t first_position;
+    index_t rows;
+    index_t groups;
+    index_t first_slot;
+  };
+  index_t entries_per_row;  // max_index: every entry
+  index_t threads_per_row;  // 1
+  index_t rows;
+  index_t chunk_rows;
+  index_t tiles_per_chunk;
+  const index_t* chunk_ptr;
+  const index_t* row_of;
+  __device__ Tile tile(unsigned block) const {
+    const index_t chunk = static_cast<index_t>(block / tiles_per_chunk);
+    const index_t offset = static_cast<index_t>(block % tiles_per_chunk) * slot_tile_rows;
+    return {chunk * chunk_rows + offset, min(static_cast<index_t>(slot_tile_rows), chunk_rows - offset),
+            (chunk_ptr[chunk + 1] - chunk_ptr[chunk]) / chunk_rows, chunk_ptr[chunk] + offset};
   }
-}
+  __device__ index_t row(const Tile& t, int i) const {
+    return t.first_position + i < rows ? row_of[t.first_position + i] : -1;
+  }
+  __device__ std::size_t slot(const Tile& t, index_t group, int i, index_t) const {
+    return static_cast<std::size_t>(t.first_slot) + static_cast<std::size_t>(group) * chunk_rows + i;
+  }
+};
 
 }  // namespace
 
@@ -77,13 +90,11 @@ DeviceSell<T> build_sell_on_device(const CsrView<T>& a, const SellOptions& optio
   device_offsets(chunk_slots.data(), chunks, sell.chunk_ptr.data(), "SELL slots", stream);
   sell.col_idx = DeviceBuffer<index_t>(static_cast<std::size_t>(slots), "SELL column indices");
   sell.values = DeviceBuffer<T>(static_cast<std::size_t>(slots), "SELL values");
-  const std::size_t positions = chunks * options.chunk_rows;
-  if (positions) {
-    fill_chunks_kernel<<<blocks_for(positions, sell_build_block), sell_build_block, 0, stream>>>(
-        a, options.chunk_rows, sell.chunk_ptr.data(), sell.row_of.data(), sell.row_length.data(), positions,
-        sell.col_idx.data(), sell.values.data());
-    SPMV_LAUNCH_CHECK();
-  }
+  const index_t tiles_per_chunk = (options.chunk_rows + slot_tile_rows - 1) / slot_tile_rows;
+  const SellSlotLayout layout{max_index, 1, a.rows, options.chunk_rows, tiles_per_chunk, sell.chunk_ptr.data(),
+                              sell.row_of.data()};
+  write_slot_tiles(a, layout, chunks * tiles_per_chunk, sell.col_idx.data(), sell.values.data(), stream);
+  SPMV_LAUNCH_CHECK();
   return sell;
 }
 

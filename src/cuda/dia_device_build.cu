@@ -8,10 +8,15 @@
 // reach memory). A CUB scan of the flags numbers the occupied diagonals in
 // increasing offset order, as the host does; one thread per flag writes the
 // offsets. Only then, the diagonal count known and the refusal decided, are
-// the values allocated: zero-filled, then pass 2 writes each entry to
-// values[number * stride + row]; the rows in flight share their diagonals
-// on the matrices DIA accepts, so L2 merges those 8-byte stores into whole
-// sectors before they reach memory.
+// the values allocated. Pass 2 gives a block 64 rows: their entries go to a
+// tile of every diagonal's 64 values in shared memory (zeros where a row has
+// no entry), and the tile is written out a diagonal at a time, 64
+// consecutive values, padding rows included: every value written once by
+// coalesced stores. (Entries stored straight to values[number * stride +
+// row] after a zero fill took 1.7 ms on the 27-point stencil 150^3 in f32,
+// 12 products.) Where the tile would not fit in 48 KB (more than 94
+// diagonals in f64, 189 in f32), the values are zero-filled and each entry
+// stored straight to its place.
 #include <type_traits>
 
 #include "cuda/device_build.hpp"
@@ -46,6 +51,37 @@ __global__ void write_offsets_kernel(const index_t* occupied, const index_t* dia
   const std::size_t slot = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (slot < slots && occupied[slot])
     offsets[diagonal_number[slot]] = static_cast<index_t>(static_cast<std::int64_t>(slot) - (rows - 1));
+}
+
+constexpr int tile_rows = 64;
+constexpr int tile_stride = tile_rows + 1;  // a row's diagonals in different banks
+constexpr std::size_t max_tile_bytes = 48 << 10;
+
+// Rows [64 b, 64 b + 64) of the stride: their entries into the shared tile
+// (diagonal d's value of tile row i at d * 65 + i), then the tile out.
+template <int LanesPerRow, class T>
+__global__ void __launch_bounds__(dia_build_block) write_diagonal_tiles_kernel(CsrView<T> a,
+                                                                              const index_t* diagonal_number,
+                                                                              index_t diagonals, index_t stride,
+                                                                              T* values) {
+  extern __shared__ unsigned char tile_bytes[];
+  T* tile = reinterpret_cast<T*>(tile_bytes);
+  const index_t first_row = static_cast<index_t>(blockIdx.x) * tile_rows;
+  const index_t rows = min(static_cast<index_t>(tile_rows), stride - first_row);
+  for (int f = threadIdx.x; f < diagonals * tile_stride; f += blockDim.x) tile[f] = T(0);
+  __syncthreads();
+  constexpr int rows_at_once = dia_build_block / LanesPerRow;
+  for (int i = threadIdx.x / LanesPerRow; i < rows; i += rows_at_once) {
+    const index_t row = first_row + i;
+    if (row >= a.rows) continue;
+    for (index_t k = a.row_ptr[row] + threadIdx.x % LanesPerRow; k < a.row_ptr[row + 1]; k += LanesPerRow)
+      tile[diagonal_number[diagonal_slot(a.rows, row, a.col_idx[k])] * tile_stride + i] = a.values[k];
+  }
+  __syncthreads();
+  for (int f = threadIdx.x; f < diagonals * rows; f += blockDim.x) {
+    const int d = f / rows, i = f % rows;
+    values[static_cast<std::size_t>(d) * stride + first_row + i] = tile[d * tile_stride + i];
+  }
 }
 
 template <int LanesPerRow, class T>
@@ -109,13 +145,21 @@ DeviceDia<T> build_dia_on_device(const CsrView<T>& a, const DiaOptions& options,
   }
   const std::size_t value_count = static_cast<std::size_t>(diagonals) * dia.stride;
   dia.values = DeviceBuffer<T>(value_count, "DIA values");
-  device_fill(dia.values.data(), value_count, T(0), stream);
-  if (a.nnz)
+  const std::size_t tile_bytes = static_cast<std::size_t>(diagonals) * tile_stride * sizeof(T);
+  if (value_count && tile_bytes <= max_tile_bytes) {
+    with_lanes_per_row(a, [&](auto lanes) {
+      write_diagonal_tiles_kernel<lanes()><<<blocks_for(dia.stride, tile_rows), dia_build_block, tile_bytes, stream>>>(
+          a, diagonal_number.data(), diagonals, dia.stride, dia.values.data());
+      SPMV_LAUNCH_CHECK();
+    });
+  } else if (value_count) {
+    device_fill(dia.values.data(), value_count, T(0), stream);
     with_lanes_per_row(a, [&](auto lanes) {
       scatter_diagonals_kernel<lanes()><<<blocks_for(std::size_t(a.rows) * lanes, dia_build_block), dia_build_block,
                                           0, stream>>>(a, diagonal_number.data(), dia.stride, dia.values.data());
       SPMV_LAUNCH_CHECK();
     });
+  }
   // The flags and numbers are freed on return while the kernels may still
   // read them: cudaFree waits for the device to finish its work first.
   return dia;

@@ -7,8 +7,8 @@
 // one product verified against the reference; the median of 20 products
 // (CUDA events); then, for a format, its host build once. "setup/up" is
 // make_plan + make_operator by the wall clock over the upload (cuSPARSE's
-// setup: plan() by the wall clock, the second of the process). The first row is plan() with no
-// kernel named, as a user calls it. "payback" is the number of products
+// setup: plan() by the wall clock, the second of the process). The first
+// row is plan() with no kernel named, as a user calls it. "payback" is the number of products
 // after which our extra setup over cuSPARSE's default algorithm is repaid by
 // faster products (- when ours is slower). JSON lines on stderr feed
 // bench/refit_setup.py.
@@ -192,8 +192,9 @@ void run(const std::string& spec, const char* precision) {
                "\"plan_seconds\":{},\"make_operator_seconds\":{},\"host_build_seconds\":{},"
                "\"device_build_seconds\":{},\"upload_seconds\":{},\"analysis_seconds\":{},\"product_seconds\":{},"
                "\"cusparse_setup_seconds\":{},\"cusparse_product_seconds\":{}}}\n",
-               spec, a.nnz(), precision, spmv::to_string(k.backend), name, plan_seconds, operator_seconds, host_build, d.build_seconds, d.upload_seconds, d.analysis_seconds, product,
-               cusparse.setup_seconds, cusparse.product_seconds);
+               spec, a.nnz(), precision, spmv::to_string(k.backend), name, plan_seconds, operator_seconds, host_build,
+               d.build_seconds, d.upload_seconds, d.analysis_seconds, product, cusparse.setup_seconds,
+               cusparse.product_seconds);
   }
 }
 

@@ -89,7 +89,6 @@ void scatter_ell_layout(const CsrView<T>& a, index_t threads_per_row, index_t st
   const EllSlotLayout layout{entries_per_row, threads_per_row, a.rows, stride, groups};
   write_slot_tiles(a, layout, (static_cast<std::size_t>(stride) + slot_tile_rows - 1) / slot_tile_rows,
                    col_idx.data(), values.data(), stream);
-  SPMV_LAUNCH_CHECK();
 }
 
 index_t ceil_div(index_t a, index_t b) { return (a + b - 1) / b; }

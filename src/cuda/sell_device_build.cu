@@ -36,8 +36,8 @@ struct SellSlotLayout {
     index_t groups;
     index_t first_slot;
   };
-  index_t entries_per_row;  // max_index: every entry
-  index_t threads_per_row;  // 1
+  static constexpr index_t entries_per_row = max_index;  // every entry
+  static constexpr index_t threads_per_row = 1;
   index_t rows;
   index_t chunk_rows;
   index_t tiles_per_chunk;
@@ -91,10 +91,8 @@ DeviceSell<T> build_sell_on_device(const CsrView<T>& a, const SellOptions& optio
   sell.col_idx = DeviceBuffer<index_t>(static_cast<std::size_t>(slots), "SELL column indices");
   sell.values = DeviceBuffer<T>(static_cast<std::size_t>(slots), "SELL values");
   const index_t tiles_per_chunk = (options.chunk_rows + slot_tile_rows - 1) / slot_tile_rows;
-  const SellSlotLayout layout{max_index, 1, a.rows, options.chunk_rows, tiles_per_chunk, sell.chunk_ptr.data(),
-                              sell.row_of.data()};
+  const SellSlotLayout layout{a.rows, options.chunk_rows, tiles_per_chunk, sell.chunk_ptr.data(), sell.row_of.data()};
   write_slot_tiles(a, layout, chunks * tiles_per_chunk, sell.col_idx.data(), sell.values.data(), stream);
-  SPMV_LAUNCH_CHECK();
   return sell;
 }
 

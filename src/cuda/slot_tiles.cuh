@@ -21,6 +21,7 @@
 #pragma once
 
 #include "cuda/csr_algorithm.hpp"
+#include "cuda/cuda_check.hpp"
 
 namespace spmv::detail {
 
@@ -71,6 +72,7 @@ void write_slot_tiles(const CsrView<T>& a, const Layout& layout, std::size_t til
                       cudaStream_t stream) {
   if (tiles == 0) return;
   write_slot_tiles_kernel<<<static_cast<unsigned>(tiles), slot_tile_block, 0, stream>>>(a, layout, col_idx, values);
+  SPMV_LAUNCH_CHECK();
 }
 
 }  // namespace spmv::detail

@@ -223,21 +223,14 @@ void validate_row_pointers(const Csr<T>& a) {
     throw InvalidArgument("CSR matrix: row_ptr decreases at row " + std::to_string(first_decrease));
 }
 
-namespace {
-template <class T>
-bool entry_is_bad(const Csr<T>& a, index_t r, index_t k) {
-  const index_t c = a.col_idx[k];
-  return c < 0 || c >= a.cols || (k > a.row_ptr[r] && c <= a.col_idx[k - 1]);
-}
-}  // namespace
-
 template <class T>
 void throw_bad_entry(const Csr<T>& a, index_t row) {
   for (index_t k = a.row_ptr[row]; k < a.row_ptr[row + 1]; ++k) {
-    if (!entry_is_bad(a, row, k)) continue;
     const index_t c = a.col_idx[k];
-    throw InvalidArgument("CSR matrix: " + entry_name(k, row, c) +
-                          (c < 0 || c >= a.cols ? " is out of range" : " is not sorted or repeats a column"));
+    if (c < 0 || c >= a.cols)
+      throw InvalidArgument("CSR matrix: " + entry_name(k, row, c) + " is out of range");
+    if (k > a.row_ptr[row] && c <= a.col_idx[k - 1])
+      throw InvalidArgument("CSR matrix: " + entry_name(k, row, c) + " is not sorted or repeats a column");
   }
   throw InvalidArgument("CSR matrix: row " + std::to_string(row) + " was reported bad but its entries are valid");
 }
@@ -250,11 +243,7 @@ void validate_columns(const Csr<T>& a, index_t begin, index_t end) {
   index_t first_bad_row = end;
 #pragma omp parallel for reduction(min : first_bad_row) schedule(dynamic, 4096) if (in_parallel)
   for (index_t r = begin; r < end; ++r)
-    for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
-      if (entry_is_bad(a, r, k)) {
-        first_bad_row = std::min(first_bad_row, r);
-        break;
-      }
+    if (row_has_bad_entry(a, r)) first_bad_row = std::min(first_bad_row, r);
   if (first_bad_row < end) throw_bad_entry(a, first_bad_row);
 }
 

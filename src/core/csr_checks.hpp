@@ -15,6 +15,17 @@ namespace spmv::detail {
 template <class T>
 void validate_row_pointers(const Csr<T>& a);
 
+// Whether an entry of row r lies outside [0, cols) or is not after the one
+// before it in its row; `a`'s row pointers valid.
+template <class T>
+bool row_has_bad_entry(const Csr<T>& a, index_t r) {
+  for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+    const index_t c = a.col_idx[k];
+    if (c < 0 || c >= a.cols || (k > a.row_ptr[r] && c <= a.col_idx[k - 1])) return true;
+  }
+  return false;
+}
+
 // Every entry of rows [begin, end) in [0, cols) and after the one before it
 // in its row; `a`'s row pointers valid. Throws InvalidArgument naming the
 // first bad entry.

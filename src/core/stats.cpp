@@ -306,6 +306,23 @@ std::int64_t entries_in(const Csr<T>& a, const std::vector<RowRange>& ranges) {
   return entries;
 }
 
+// The plan for the GPU leaves the columns to the device's check after the
+// upload: the entries read here are checked first (their bitmaps and sets are
+// sized by the columns they see), all ranges in one parallel pass (a sample's
+// 64 runs each checked alone had added 0.4-0.9 ms to the analysis).
+template <class T>
+void check_entries_read(const Csr<T>& a, const std::vector<RowRange>& ranges) {
+  const RangeRows rows(ranges);
+  index_t first_bad_row = a.rows;  // the ranges are in row order
+#pragma omp parallel for reduction(min : first_bad_row) schedule(dynamic, 1024) \
+    if (entries_in(a, ranges) >= parallel_from)
+  for (index_t p = 0; p < rows.count(); ++p) {
+    const index_t r = rows.row(p);
+    if (detail::row_has_bad_entry(a, r)) first_bad_row = std::min(first_bad_row, r);
+  }
+  if (first_bad_row < a.rows) detail::throw_bad_entry(a, first_bad_row);
+}
+
 // Bitmaps of up to this many words (a bandwidth of 2^20) are kept per thread.
 constexpr std::size_t banded_diagonal_words = std::size_t{1} << 14;
 
@@ -628,10 +645,7 @@ MatrixStats analyse(const Csr<T>& a, const StatsOptions& options) {
   const std::vector<RowRange> ranges = rows_to_read(a, options.sample_nonzeros);
   for (const RowRange& range : ranges) stats.sampled_rows += range.end - range.begin;
   stats.sampled_nnz = entries_in(a, ranges);
-  // The plan for the GPU leaves the columns to the device's check after the
-  // upload: those read here are checked first (their bitmaps and sets are
-  // sized by the columns they see).
-  for (const RowRange& range : ranges) detail::validate_columns(a, range.begin, range.end);
+  check_entries_read(a, ranges);
   fill_diagonal_stats(stats, a, ranges);
   for (const auto& [block_rows, block_cols] : options.block_sizes)
     stats.block_density.push_back(block_density(a, block_rows, block_cols, ranges));

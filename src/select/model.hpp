@@ -60,6 +60,9 @@ struct SelectorModel {
   double range_slack = 0;
 };
 
+// The built-in model's text (generated from src/select/models/ at build time).
+extern const char* const builtin_selector_model_text;
+
 // Parses a model file's text; throws ParseError naming what is wrong.
 SelectorModel parse_selector_model(const std::string& text);
 

@@ -1,6 +1,7 @@
 // The plan as a value: JSON round trip, forced kernels, the selector's
 // refusal checks against the format builders, and bad plans.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "formats/format_common.hpp"
 #include "select/features.hpp"
@@ -210,6 +211,44 @@ TEST(SelectorModel, MalformedModelsAreRefused) {
                                   R"("right":[2,-1,-1],"value":[0,-1,2]})";
   EXPECT_THROW(detail::parse_selector_model(with_tree(bad_feature)), ParseError);
   EXPECT_THROW(detail::parse_selector_model("[]"), ParseError);
+}
+
+// The model's own reader against a general JSON parser, on every number of
+// the built-in model; then text that is not a model.
+TEST(SelectorModel, ReaderAgreesWithAJsonParser) {
+  const detail::SelectorModel model = detail::parse_selector_model(detail::builtin_selector_model_text);
+  const nlohmann::json json = nlohmann::json::parse(detail::builtin_selector_model_text);
+  EXPECT_EQ(model.architecture, json.at("architecture").get<std::string>());
+  EXPECT_EQ(model.feature_names, json.at("features").get<std::vector<std::string>>());
+  EXPECT_EQ(model.risk, json.at("risk").get<double>());
+  ASSERT_EQ(model.kernels.size(), json.at("kernels").size());
+  for (std::size_t k = 0; k < model.kernels.size(); ++k) {
+    const detail::KernelModel& kernel = model.kernels[k];
+    const nlohmann::json& expected = json.at("kernels")[k];
+    SCOPED_TRACE(kernel.kernel);
+    EXPECT_EQ(kernel.kernel, expected.at("kernel").get<std::string>());
+    EXPECT_EQ(kernel.base, expected.at("base").get<double>());
+    EXPECT_EQ(kernel.setup_seconds_per_nnz, expected.at("setup_seconds_per_nnz").get<double>());
+    EXPECT_EQ(kernel.feature_max, expected.at("feature_max").get<std::vector<double>>());
+    ASSERT_EQ(kernel.trees.size(), expected.at("trees").size());
+    for (std::size_t t = 0; t < kernel.trees.size(); ++t) {
+      const nlohmann::json& tree = expected.at("trees")[t];
+      EXPECT_EQ(kernel.trees[t].threshold, tree.at("threshold").get<std::vector<double>>());
+      EXPECT_EQ(kernel.trees[t].value, tree.at("value").get<std::vector<double>>());
+      EXPECT_EQ(kernel.trees[t].feature, tree.at("feature").get<std::vector<int>>());
+      EXPECT_EQ(kernel.trees[t].right, tree.at("right").get<std::vector<int>>());
+    }
+  }
+  const std::string text = detail::builtin_selector_model_text;
+  EXPECT_THROW(detail::parse_selector_model(text.substr(0, text.size() / 2)), ParseError);
+  EXPECT_THROW(detail::parse_selector_model(text + " x"), ParseError);
+  std::string unknown_key = text;
+  unknown_key.insert(unknown_key.find('{') + 1, R"("notes": {"a": [1, true, null, "s"]}, )");
+  EXPECT_EQ(detail::parse_selector_model(unknown_key).kernels.size(), model.kernels.size());
+  std::string quoted_number = text;
+  const std::size_t threshold = quoted_number.find("\"threshold\":[") + 13;
+  quoted_number.insert(threshold, "\"");
+  EXPECT_THROW(detail::parse_selector_model(quoted_number), ParseError);
 }
 
 // The selector reads a 32nd of the entries (at least 4096, at most 2^18), so

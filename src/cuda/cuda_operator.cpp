@@ -49,11 +49,16 @@ const FormatKernelEntry<T>* find_format_kernel(const std::string& name) {
   throw InvalidArgument("unknown cuda kernel '" + name + "' (cuda kernels: " + list + ")");
 }
 
-// A matrix on the device with the CSR algorithm that multiplies by it.
+// A matrix on the device with the CSR algorithm that multiplies by it; none
+// for the CSR a format's operator keeps, whose products the format runs (the
+// transposed product and SpMM read the matrix alone): choosing and preparing
+// an algorithm there cost 2-3 ms of host passes on 9M rows for nothing.
 template <class T>
 struct PreparedCsr {
   DeviceCsr<T> matrix;
   std::unique_ptr<CsrAlgorithm<T>> algorithm;
+
+  explicit PreparedCsr(DeviceCsr<T>&& uploaded) : matrix(std::move(uploaded)) {}
 
   PreparedCsr(const Csr<T>& a, const CsrKernelEntry<T>& entry, const KernelParams& params)
       : PreparedCsr(a, DeviceCsr<T>(a), entry, params) {}
@@ -62,7 +67,7 @@ struct PreparedCsr {
       : matrix(std::move(uploaded)), algorithm(entry.make(params)) {
     algorithm->prepare(a, matrix.view());
   }
-  std::size_t bytes() const { return matrix.bytes() + algorithm->workspace_bytes(); }
+  std::size_t bytes() const { return matrix.bytes() + (algorithm ? algorithm->workspace_bytes() : 0); }
 };
 
 // The cuda backend's operator. The product runs either a CSR algorithm on a
@@ -107,10 +112,7 @@ class CudaOperator final : public StagedOperator<T> {
         transposed_format_ = format_entry->make({transposed.view()}, choice.params);
       }
       description_.build_seconds = synchronised_seconds_since(build_start);
-      if (!options.spmv_only) {
-        const KernelChoice fallback = default_csr_kernel(a);
-        csr_.emplace(a, std::move(uploaded), *find_csr_kernel<T>(fallback.name), fallback.params);
-      }
+      if (!options.spmv_only) csr_.emplace(std::move(uploaded));
       description_.params = format_->params();
       description_.matrix_bytes = format_->matrix_bytes();
       description_.index_compression = format_->index_compression();

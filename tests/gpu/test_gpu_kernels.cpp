@@ -107,8 +107,7 @@ std::vector<test::KernelCase> gpu_kernel_cases() {
 // Returns false when the kernel's format refused the matrix (FormatLimitError:
 // padding beyond its limit), which is allowed if the refusal says what to use.
 template <class T>
-bool check_products(const Csr<double>& matrix, const std::string& name, const test::KernelCase& c,
-                    bool with_spmm) {
+bool check_products(const Csr<double>& matrix, const std::string& name, const test::KernelCase& c) {
   const Csr<T> a = cast<T>(matrix);
   SCOPED_TRACE(name + " / " + c.describe() + (sizeof(T) == 4 ? " / f32" : " / f64"));
   const std::unique_ptr<Operator<T>> op = test::plan_case(a, c);
@@ -129,8 +128,17 @@ bool check_products(const Csr<double>& matrix, const std::string& name, const te
   std::vector<T> yt(a.cols, nan);
   op->apply_transposed(xt.data(), yt.data(), T(1.5), T(0));
   EXPECT_TRUE(test::matches_reference_spmv_transposed(a, xt, {}, T(1.5), T(0), yt));
+  return true;
+}
 
-  if (!with_spmm) return true;
+// SpMM by the kernel's operator, a few widths in both layouts (a refusal as
+// for check_products).
+template <class T>
+void check_spmm(const Csr<double>& matrix, const std::string& name, const test::KernelCase& c) {
+  const Csr<T> a = cast<T>(matrix);
+  SCOPED_TRACE(name + " / " + c.describe() + (sizeof(T) == 4 ? " / f32" : " / f64"));
+  const std::unique_ptr<Operator<T>> op = test::plan_case(a, c);
+  if (!op) return;
   for (index_t k : {1, 3, 33}) {
     for (Layout layout : {Layout::row_major, Layout::col_major}) {
       const auto b = test::random_vector<T>(static_cast<std::size_t>(a.cols) * k, 14);
@@ -141,11 +149,11 @@ bool check_products(const Csr<double>& matrix, const std::string& name, const te
           << "k=" << k << " " << to_string(layout);
     }
   }
-  return true;
 }
 
-// One test per kernel (its parameter sets inside): each runs on its own, so
-// that a kernel's cases fit compute-sanitizer's time apart from the others'.
+// One test per kernel (its parameter sets inside), its products and its SpMM
+// apart: each runs on its own, so that a kernel's cases fit compute-sanitizer's
+// time apart from the others'.
 class GpuKernelsEach : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GpuKernelsEach, OnTheZoo) {
@@ -157,11 +165,20 @@ TEST_P(GpuKernelsEach, OnTheZoo) {
                                                     "all_empty_rows_6x4", "single_1x1", "dense_block_64x64"};
   for (const auto& c : test::cases_of(gpu_kernel_cases(), GetParam()))
     for (const auto& m : zoo) {
-      const bool ran = check_products<double>(m.matrix, m.name, c, true);
-      check_products<float>(m.matrix, m.name, c, true);
+      const bool ran = check_products<double>(m.matrix, m.name, c);
+      check_products<float>(m.matrix, m.name, c);
       if (std::find(always_accepted.begin(), always_accepted.end(), m.name) != always_accepted.end()) {
         EXPECT_TRUE(ran) << c.describe() << " refused " << m.name;
       }
+    }
+}
+
+TEST_P(GpuKernelsEach, SpmmOnTheZoo) {
+  SPMV_GPU_TEST_PRELUDE();
+  for (const auto& c : test::cases_of(gpu_kernel_cases(), GetParam()))
+    for (const auto& m : test::matrix_zoo()) {
+      check_spmm<double>(m.matrix, m.name, c);
+      check_spmm<float>(m.matrix, m.name, c);
     }
 }
 
@@ -182,8 +199,8 @@ TEST_P(GpuKernelsEach, OnTheRealMatrices) {
   }
   for (const auto& [file, a] : real_matrices())
     for (const auto& c : test::cases_of(gpu_kernel_cases(), GetParam())) {
-      check_products<double>(a, file, c, false);
-      check_products<float>(a, file, c, false);
+      check_products<double>(a, file, c);
+      check_products<float>(a, file, c);
     }
 }
 
@@ -208,8 +225,8 @@ TEST_P(GpuKernelsEach, OnEnormousRows) {
   SPMV_GPU_TEST_PRELUDE();
   static const Csr<double> a = enormous_rows_matrix();
   for (const auto& c : test::cases_of(gpu_kernel_cases(), GetParam())) {
-    check_products<double>(a, "enormous_rows", c, false);
-    check_products<float>(a, "enormous_rows", c, false);
+    check_products<double>(a, "enormous_rows", c);
+    check_products<float>(a, "enormous_rows", c);
   }
 }
 

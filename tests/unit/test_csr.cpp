@@ -3,6 +3,7 @@
 
 #include "core/csr_assembly.hpp"
 #include "spmv/error.hpp"
+#include "spmv/gen.hpp"
 #include "spmv/matrix.hpp"
 #include "test_support.hpp"
 
@@ -68,6 +69,20 @@ TEST(Csr, ValidateRejectsUnsortedRows) {
   Csr<double> a = to_csr(small_coo());
   std::swap(a.col_idx[2], a.col_idx[3]);
   EXPECT_THROW(validate(a), InvalidArgument);
+}
+
+// Large enough for the parallel check: the message names the first row whose
+// pointer decreases, as a serial check would.
+TEST(Csr, ValidateNamesTheFirstDecreasingRowPointer) {
+  Csr<double> a = generate(parse_generator_spec("stencil5:nx=400,ny=400"));
+  std::swap(a.row_ptr[150001], a.row_ptr[150002]);
+  std::swap(a.row_ptr[20001], a.row_ptr[20002]);
+  try {
+    validate(a);
+    ADD_FAILURE() << "validate accepted decreasing row pointers";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("row_ptr decreases at row 20001"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Csr, SizesBeyondInt32AreRefused) {

@@ -137,9 +137,11 @@ void expect_device_builds_match(const Csr<T>& a, bool small) {
   }
 
   // C = 1 and 3: chunks of one row and of an odd count; sigma = 1: no sorting;
-  // sigma past the row count: one window; bad options: refused alike.
-  const std::vector<std::pair<index_t, index_t>> sell_shapes{{32, 256}, {32, 1}, {1, 1},    {3, 9},
-                                                             {8, 64},   {128, 4096}, {16, 20}, {0, 1}};
+  // sigma past the row count: one window; sigma 300, 600 and 2048: windows
+  // sorted by blocks of 2, 4 and 8 keys a thread, 4096 by CUB's segmented
+  // sort; bad options: refused alike.
+  const std::vector<std::pair<index_t, index_t>> sell_shapes{
+      {32, 256}, {32, 1}, {1, 1}, {3, 9}, {8, 64}, {4, 300}, {8, 600}, {32, 2048}, {128, 4096}, {16, 20}, {0, 1}};
   for (const auto& [chunk_rows, sigma] : sell_shapes)
     for (double max_padding : paddings) {
       SCOPED_TRACE("SELL-" + std::to_string(chunk_rows) + "-" + std::to_string(sigma) + " max_padding " +

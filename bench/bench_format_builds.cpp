@@ -8,12 +8,15 @@
 // (CUDA events); then, for a format, its host build once. "setup/up" is
 // make_plan + make_operator by the wall clock over the upload (cuSPARSE's
 // setup: plan() by the wall clock, the second of the process). The first
-// row is plan() with no kernel named, as a user calls it. "payback" is the number of products
+// row is plan() with no kernel named, as a user calls it, with a line of where
+// its time went; the process's first plan, which reads the selector model and
+// measures the device, is timed once before the matrices. "payback" is the number of products
 // after which our extra setup over cuSPARSE's default algorithm is repaid by
 // faster products (- when ours is slower). JSON lines on stderr feed
 // bench/refit_setup.py.
 //
 // Usage: bench_format_builds f32|f64 SPEC...   (SPEC as for `spmv gen`)
+#include <cuda_runtime.h>
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -150,10 +153,11 @@ void run(const std::string& spec, const char* precision) {
     options.kernel = k.name;
     options.spmv_only = !k.name.empty();
     std::unique_ptr<spmv::Operator<T>> op;
+    spmv::Plan chosen;
     double plan_seconds = 0, operator_seconds = 0;
     try {
       const auto plan_start = clock_type::now();
-      const spmv::Plan chosen = spmv::make_plan(a, options);
+      chosen = spmv::make_plan(a, options);
       plan_seconds = seconds_since(plan_start);
       const auto operator_start = clock_type::now();
       op = spmv::make_operator(chosen, a);  // returns with the device idle
@@ -187,14 +191,22 @@ void run(const std::string& spec, const char* precision) {
                d.build_seconds / product, d.upload_seconds * 1e3, setup / d.upload_seconds, product * 1e6,
                has_host_build ? fmt::format("{:.0f}x", host_build / d.build_seconds) : "-",
                cusparse.product_seconds / product, payback);
+    if (k.name.empty())
+      fmt::print("  (default: make_plan {:.2f} ms = analysis {:.2f} + selection {:.2f} + checks {:.2f}; make_operator "
+                 "{:.2f} ms = upload {:.2f} + build {:.2f} + the rest {:.2f})\n",
+                 plan_seconds * 1e3, chosen.analysis_seconds * 1e3, chosen.selection_seconds * 1e3,
+                 (plan_seconds - chosen.analysis_seconds - chosen.selection_seconds) * 1e3, operator_seconds * 1e3,
+                 d.upload_seconds * 1e3, d.build_seconds * 1e3,
+                 (operator_seconds - d.upload_seconds - d.build_seconds) * 1e3);
     fmt::print(stderr,
                "{{\"matrix\":\"{}\",\"nnz\":{},\"precision\":\"{}\",\"backend\":\"{}\",\"kernel\":\"{}\","
                "\"plan_seconds\":{},\"make_operator_seconds\":{},\"host_build_seconds\":{},"
-               "\"device_build_seconds\":{},\"upload_seconds\":{},\"analysis_seconds\":{},\"product_seconds\":{},"
-               "\"cusparse_setup_seconds\":{},\"cusparse_product_seconds\":{}}}\n",
+               "\"device_build_seconds\":{},\"upload_seconds\":{},\"analysis_seconds\":{},\"plan_analysis_seconds\":{},"
+               "\"plan_selection_seconds\":{},\"product_seconds\":{},\"cusparse_setup_seconds\":{},"
+               "\"cusparse_product_seconds\":{}}}\n",
                spec, a.nnz(), precision, spmv::to_string(k.backend), name, plan_seconds, operator_seconds, host_build,
-               d.build_seconds, d.upload_seconds, d.analysis_seconds, product, cusparse.setup_seconds,
-               cusparse.product_seconds);
+               d.build_seconds, d.upload_seconds, d.analysis_seconds, chosen.analysis_seconds, chosen.selection_seconds,
+               product, cusparse.setup_seconds, cusparse.product_seconds);
   }
 }
 
@@ -213,6 +225,21 @@ int main(int argc, char** argv) {
   fmt::print("{}, CUDA runtime {}, cuSPARSE {}\n", info.name, info.runtime_version, info.cusparse_version);
   const bool f64 = std::string(argv[1]) == "f64";
   try {
+    // The process's one-off costs, paid by its first plan for the GPU: the
+    // selector model read and the device's copy bandwidth measured (the CUDA
+    // context made before, as any CUDA program's first call makes it).
+    cudaFree(nullptr);
+    const spmv::Csr<double> small = spmv::generate(spmv::parse_generator_spec("stencil5:nx=64,ny=64"));
+    spmv::PlanOptions options;
+    options.backend = spmv::Backend::cuda;
+    double first_plans[2];
+    for (double& seconds : first_plans) {
+      const auto start = clock_type::now();
+      spmv::make_plan(small, options);
+      seconds = seconds_since(start);
+    }
+    fmt::print("The process's first plan (5-point stencil 64^2): {:.2f} ms; its second: {:.2f} ms\n",
+               first_plans[0] * 1e3, first_plans[1] * 1e3);
     for (int i = 2; i < argc; ++i) f64 ? run<double>(argv[i], "f64") : run<float>(argv[i], "f32");
   } catch (const std::exception& e) {
     fmt::print(stderr, "bench_format_builds: {}\n", e.what());

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <limits>
 #include <random>
+#include <string>
+#include <tuple>
 
 #include "solvers/bmrm_workspace.hpp"
 #include "spmv/bmrm.hpp"
@@ -99,7 +101,12 @@ void expect_cuda_matches_cpu(const LabeledMatrix<T>& data, const BmrmOptions& op
   EXPECT_NEAR(cuda.training_accuracy, cpu.training_accuracy, 0.005);
 }
 
-TEST(GpuBmrm, CudaMatchesCpu) {
+// One test per loss and kernel: BMRM's own choice (coo on X and a stored
+// X^T), and a named kernel whose transposed product runs without X^T; f64
+// and f32. Apart, each fits compute-sanitizer's time.
+class GpuBmrmEach : public ::testing::TestWithParam<std::tuple<BmrmLoss, std::string>> {};
+
+TEST_P(GpuBmrmEach, CudaMatchesCpu) {
   SPMV_GPU_TEST_PRELUDE();
   const LabeledMatrix<double> data =
       generate_labeled({"classification", {{"rows", "20000"}, {"cols", "127"}, {"per_row", "16"}}});
@@ -108,21 +115,25 @@ TEST(GpuBmrm, CudaMatchesCpu) {
   options.lambda = 1e-4;
   options.epsilon = 1e-4;
   options.bias = true;
-  // BMRM's own choice (coo on X and a stored X^T), and a named kernel
-  // whose transposed product runs without X^T.
-  for (BmrmLoss loss : every_loss)
-    for (const char* kernel : {"", "csr-vector"}) {
-      SCOPED_TRACE(std::string(to_string(loss)) + " kernel '" + kernel + "'");
-      options.loss = loss;
-      options.plan.kernel = kernel;
-      expect_cuda_matches_cpu(data, options);
-      expect_cuda_matches_cpu(data32, options);
-    }
+  options.loss = std::get<0>(GetParam());
+  options.plan.kernel = std::get<1>(GetParam());
+  expect_cuda_matches_cpu(data, options);
+  expect_cuda_matches_cpu(data32, options);
 }
 
-// a9a (the thesis's adult9), hinge and logistic, without bias as in the
-// thesis, with a lambda that keeps the test short.
-TEST(GpuBmrm, A9aCudaMatchesCpu) {
+INSTANTIATE_TEST_SUITE_P(GpuBmrm, GpuBmrmEach,
+                         ::testing::Combine(::testing::ValuesIn(every_loss), ::testing::Values("", "csr-vector")),
+                         [](const ::testing::TestParamInfo<std::tuple<BmrmLoss, std::string>>& info) {
+                           const std::string kernel = std::get<1>(info.param);
+                           return std::string(to_string(std::get<0>(info.param))) + "_" +
+                                  (kernel.empty() ? "default" : "csr_vector");
+                         });
+
+// a9a (the thesis's adult9), hinge and logistic (a test each), without bias
+// as in the thesis, with a lambda that keeps the test short.
+class GpuBmrmA9a : public ::testing::TestWithParam<BmrmLoss> {};
+
+TEST_P(GpuBmrmA9a, CudaMatchesCpu) {
   SPMV_GPU_TEST_PRELUDE();
   const std::string path = test::shared_data_dir() + "/libsvm/a9a.gz";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " not found";
@@ -130,12 +141,12 @@ TEST(GpuBmrm, A9aCudaMatchesCpu) {
   BmrmOptions options;
   options.lambda = 1e-4;
   options.epsilon = 1e-4;
-  for (BmrmLoss loss : {BmrmLoss::hinge, BmrmLoss::logistic}) {
-    SCOPED_TRACE(to_string(loss));
-    options.loss = loss;
-    expect_cuda_matches_cpu(data, options);
-  }
+  options.loss = GetParam();
+  expect_cuda_matches_cpu(data, options);
 }
+
+INSTANTIATE_TEST_SUITE_P(GpuBmrm, GpuBmrmA9a, ::testing::Values(BmrmLoss::hinge, BmrmLoss::logistic),
+                         [](const ::testing::TestParamInfo<BmrmLoss>& info) { return to_string(info.param); });
 
 }  // namespace
 }  // namespace spmv

@@ -52,31 +52,44 @@ TEST(GpuSuite, EveryKernelBesideCusparseAndVerified) {
   EXPECT_GT(ours, cusparse);
 }
 
-TEST(GpuMicro, EveryPartIsMeasured) {
+// One test per part of `spmv micro` (each a process of its own under
+// compute-sanitizer, within its time).
+class GpuMicro : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GpuMicro, ThePartIsMeasured) {
   SPMV_GPU_TEST_PRELUDE();
-  const std::string out = temp_dir() + "/micro.json";
-  const CliRun run =
-      run_cli({"micro", "--out", out, "--runs", "1", "--crossover-size", "512"});
+  const std::string part = GetParam();
+  const std::string out = temp_dir() + "/micro-" + part + ".json";
+  const CliRun run = run_cli({"micro", "--parts", part, "--out", out, "--runs", "1", "--crossover-size", "512"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json micro = json::parse(read_text(out));
-  // 2 patterns x 3 workloads x 6 block sizes x 3 load widths x 2 cache paths.
-  EXPECT_EQ(micro["reads"].size(), 216u);
-  for (const json& read : micro["reads"]) {
-    EXPECT_GT(read["gbs"].get<double>(), 0.0) << read.dump();
-    EXPECT_LE(read["bytes"].get<double>(), micro["buffer_bytes"].get<double>());
+  if (part == "reads") {
+    // 2 patterns x 3 workloads x 6 block sizes x 3 load widths x 2 cache paths.
+    EXPECT_EQ(micro["reads"].size(), 216u);
+    for (const json& read : micro["reads"]) {
+      EXPECT_GT(read["gbs"].get<double>(), 0.0) << read.dump();
+      EXPECT_LE(read["bytes"].get<double>(), micro["buffer_bytes"].get<double>());
+    }
+  } else if (part == "rows") {
+    EXPECT_EQ(micro["row_reads"].size(), 22u);  // rows of 1..1024 floats, warp or thread
+  } else if (part == "copies") {
+    EXPECT_EQ(micro["copies"].size(), 16u);  // 4 sizes x 2 directions x 2 host memories
+  } else {
+    bool dense_at_full_density = false;
+    ASSERT_FALSE(micro["crossover"]["rows"].empty());
+    for (const json& row : micro["crossover"]["rows"]) {
+      EXPECT_NE(row["status"], "FAILED") << row.dump();
+      // An SpMM kernel's apply() runs the default SpMV kernel: no row may carry its name.
+      EXPECT_NE(row["kernel"].get<std::string>().rfind("spmm-", 0), 0u) << row.dump();
+      if (row["kernel"] == "dense-cublas" && row["density"] == 1.0 && row["status"] == "ok")
+        dense_at_full_density = row["verified"].get<bool>();
+    }
+    EXPECT_TRUE(dense_at_full_density) << "cuBLAS gemv on the dense matrix, verified";
   }
-  EXPECT_EQ(micro["row_reads"].size(), 22u);  // rows of 1..1024 floats, warp or thread
-  EXPECT_EQ(micro["copies"].size(), 16u);     // 4 sizes x 2 directions x 2 host memories
-  bool dense_at_full_density = false;
-  for (const json& row : micro["crossover"]["rows"]) {
-    EXPECT_NE(row["status"], "FAILED") << row.dump();
-    // An SpMM kernel's apply() runs the default SpMV kernel: no row may carry its name.
-    EXPECT_NE(row["kernel"].get<std::string>().rfind("spmm-", 0), 0u) << row.dump();
-    if (row["kernel"] == "dense-cublas" && row["density"] == 1.0 && row["status"] == "ok")
-      dense_at_full_density = row["verified"].get<bool>();
-  }
-  EXPECT_TRUE(dense_at_full_density) << "cuBLAS gemv on the dense matrix, verified";
 }
+
+INSTANTIATE_TEST_SUITE_P(Parts, GpuMicro, ::testing::Values("reads", "rows", "copies", "crossover"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 }  // namespace
 }  // namespace spmv::test

@@ -4,8 +4,9 @@
 #include <charconv>
 #include <climits>
 #include <cstring>
-#include <initializer_list>
+#include <functional>
 #include <type_traits>
+#include <utility>
 
 #include "spmv/error.hpp"
 
@@ -42,7 +43,8 @@ const char* const model_source = "selector model";
 // skipped.
 class ModelText {
  public:
-  explicit ModelText(const std::string& text) : at_(text.data()), begin_(text.data()), end_(text.data() + text.size()) {}
+  explicit ModelText(const std::string& text)
+      : at_(text.data()), begin_(text.data()), end_(text.data() + text.size()) {}
 
   // Calls on_key(key) for each key of an object, with the text at its value
   // (which on_key must read or skip).
@@ -152,35 +154,32 @@ class ModelText {
   const char* end_;
 };
 
-// Reads an object's keys, then checks that every key in `required` came.
-template <class OnKey>
-void read_object(ModelText& text, const char* what, std::initializer_list<const char*> required, OnKey on_key) {
-  std::vector<std::string> seen;
+// How to read the value of each key an object must have.
+using KeyReaders = std::vector<std::pair<const char*, std::function<void()>>>;
+
+// Reads an object whose keys are those of `readers` (each must come; other
+// keys are skipped).
+void read_object(ModelText& text, const char* what, const KeyReaders& readers) {
+  std::vector<bool> seen(readers.size(), false);
   text.object([&](const std::string& key) {
-    seen.push_back(key);
-    on_key(key);
+    const auto found = std::find_if(readers.begin(), readers.end(), [&](const auto& r) { return key == r.first; });
+    if (found == readers.end()) return text.skip();
+    seen[found - readers.begin()] = true;
+    found->second();
   });
-  for (const char* key : required)
-    if (std::find(seen.begin(), seen.end(), key) == seen.end()) fail(std::string(what) + " has no '" + key + "'");
+  for (std::size_t i = 0; i < readers.size(); ++i)
+    if (!seen[i]) fail(std::string(what) + " has no '" + readers[i].first + "'");
 }
 
 // Children come after their parent, so every walk from the root ends.
 RegressionTree read_tree(ModelText& text, std::size_t feature_count) {
   RegressionTree tree;
-  read_object(text, "a tree", {"value", "feature", "threshold", "left", "right"}, [&](const std::string& key) {
-    if (key == "value")
-      tree.value = text.numbers<double>();
-    else if (key == "feature")
-      tree.feature = text.numbers<int>();
-    else if (key == "threshold")
-      tree.threshold = text.numbers<double>();
-    else if (key == "left")
-      tree.left = text.numbers<int>();
-    else if (key == "right")
-      tree.right = text.numbers<int>();
-    else
-      text.skip();
-  });
+  read_object(text, "a tree",
+              {{"value", [&] { tree.value = text.numbers<double>(); }},
+               {"feature", [&] { tree.feature = text.numbers<int>(); }},
+               {"threshold", [&] { tree.threshold = text.numbers<double>(); }},
+               {"left", [&] { tree.left = text.numbers<int>(); }},
+               {"right", [&] { tree.right = text.numbers<int>(); }}});
   const std::size_t nodes = tree.value.size();
   if (nodes == 0) fail("a tree has an empty 'value' array");
   if (tree.feature.size() != nodes || tree.threshold.size() != nodes || tree.left.size() != nodes ||
@@ -202,34 +201,17 @@ KernelModel read_kernel(ModelText& text, std::size_t feature_count) {
   if (feature_count == 0) fail("'kernels' comes before 'features'");
   KernelModel kernel;
   read_object(text, "a kernel",
-              {"kernel", "backend", "format", "base", "learning_rate", "setup_seconds_per_nnz", "setup_seconds_fixed",
-               "uncertainty_log2", "feature_min", "feature_max", "trees"},
-              [&](const std::string& key) {
-                if (key == "kernel")
-                  kernel.kernel = text.string();
-                else if (key == "backend")
-                  kernel.backend = backend_from_string(text.string().c_str());
-                else if (key == "format")
-                  kernel.format = text.string();
-                else if (key == "base")
-                  kernel.base = text.number();
-                else if (key == "learning_rate")
-                  kernel.learning_rate = text.number();
-                else if (key == "setup_seconds_per_nnz")
-                  kernel.setup_seconds_per_nnz = text.number();
-                else if (key == "setup_seconds_fixed")
-                  kernel.setup_seconds_fixed = text.number();
-                else if (key == "uncertainty_log2")
-                  kernel.uncertainty_log2 = text.number();
-                else if (key == "feature_min")
-                  kernel.feature_min = text.numbers<double>();
-                else if (key == "feature_max")
-                  kernel.feature_max = text.numbers<double>();
-                else if (key == "trees")
-                  text.array([&] { kernel.trees.push_back(read_tree(text, feature_count)); });
-                else
-                  text.skip();
-              });
+              {{"kernel", [&] { kernel.kernel = text.string(); }},
+               {"backend", [&] { kernel.backend = backend_from_string(text.string().c_str()); }},
+               {"format", [&] { kernel.format = text.string(); }},
+               {"base", [&] { kernel.base = text.number(); }},
+               {"learning_rate", [&] { kernel.learning_rate = text.number(); }},
+               {"setup_seconds_per_nnz", [&] { kernel.setup_seconds_per_nnz = text.number(); }},
+               {"setup_seconds_fixed", [&] { kernel.setup_seconds_fixed = text.number(); }},
+               {"uncertainty_log2", [&] { kernel.uncertainty_log2 = text.number(); }},
+               {"feature_min", [&] { kernel.feature_min = text.numbers<double>(); }},
+               {"feature_max", [&] { kernel.feature_max = text.numbers<double>(); }},
+               {"trees", [&] { text.array([&] { kernel.trees.push_back(read_tree(text, feature_count)); }); }}});
   if (kernel.feature_min.size() != feature_count || kernel.feature_max.size() != feature_count)
     fail("kernel " + kernel.kernel + "'s feature range has the wrong length");
   return kernel;
@@ -242,28 +224,18 @@ SelectorModel parse_selector_model(const std::string& text) {
     ModelText reader(text);
     SelectorModel model;
     std::string format;
+    const auto read_kernels = [&] {
+      reader.array([&] { model.kernels.push_back(read_kernel(reader, model.feature_names.size())); });
+    };
     read_object(reader, "the model",
-                {"format", "architecture", "provenance", "features", "risk", "vendor_margin", "range_slack", "kernels"},
-                [&](const std::string& key) {
-                  if (key == "format")
-                    format = reader.string();
-                  else if (key == "architecture")
-                    model.architecture = reader.string();
-                  else if (key == "provenance")
-                    model.provenance = reader.string();
-                  else if (key == "features")
-                    model.feature_names = reader.strings();
-                  else if (key == "risk")
-                    model.risk = reader.number();
-                  else if (key == "vendor_margin")
-                    model.vendor_margin = reader.number();
-                  else if (key == "range_slack")
-                    model.range_slack = reader.number();
-                  else if (key == "kernels")
-                    reader.array([&] { model.kernels.push_back(read_kernel(reader, model.feature_names.size())); });
-                  else
-                    reader.skip();
-                });
+                {{"format", [&] { format = reader.string(); }},
+                 {"architecture", [&] { model.architecture = reader.string(); }},
+                 {"provenance", [&] { model.provenance = reader.string(); }},
+                 {"features", [&] { model.feature_names = reader.strings(); }},
+                 {"risk", [&] { model.risk = reader.number(); }},
+                 {"vendor_margin", [&] { model.vendor_margin = reader.number(); }},
+                 {"range_slack", [&] { model.range_slack = reader.number(); }},
+                 {"kernels", read_kernels}});
     reader.finish();
     if (format != "spmv-selector-model/1") fail("not an spmv-selector-model/1 file");
     if (!(model.risk >= 0) || !(model.range_slack >= 0) || !(model.vendor_margin >= 0 && model.vendor_margin < 1))

@@ -244,7 +244,8 @@ void fill_row_length_stats(MatrixStats& stats, const Csr<T>& a, std::int64_t sam
 // entries and ending at a multiple of 8 rows (blocks of up to 8 rows are seen
 // whole), at the next run's start, or before an outlying long row. Fewer runs
 // where 8 rows of mean length exceed a run's share, so that long rows do not
-// make the sample many times the budget.
+// make the sample many times the budget. Where every run would begin with an
+// outlying row, one run from the first row that is not.
 template <class T>
 std::vector<RowRange> rows_to_read(const Csr<T>& a, std::int64_t budget) {
   if (budget <= 0 || a.nnz() <= budget) return {{0, a.rows}};
@@ -253,6 +254,21 @@ std::vector<RowRange> rows_to_read(const Csr<T>& a, std::int64_t budget) {
   const index_t runs = static_cast<index_t>(
       std::clamp(budget / (end_alignment * mean_row_length), 1.0, 64.0));
   const std::int64_t per_run = std::max<std::int64_t>(budget / runs, 1);
+  const auto outlying = [&](index_t r) { return a.row_length(r) > per_run && a.row_length(r) > 8 * mean_row_length; };
+  // The rows from `begin` (before `limit`) up to the first row boundary at
+  // which they hold per_run entries, rounded up to a multiple of 8 rows. A
+  // row longer than a run's share and far longer than most (a few huge rows
+  // among short ones) ends the run before it: its length is known from
+  // row_ptr, and reading it could cost more than the whole sample.
+  const auto run_from = [&](index_t begin, index_t limit) {
+    const auto enough = std::lower_bound(a.row_ptr.begin() + begin + 1, a.row_ptr.begin() + limit,
+                                         a.row_ptr[begin] + per_run);
+    index_t end = static_cast<index_t>(enough - a.row_ptr.begin());
+    end = std::min((end + end_alignment - 1) / end_alignment * end_alignment, limit);
+    for (index_t r = begin; r < end; ++r)
+      if (outlying(r)) end = r;
+    return RowRange{begin, end};
+  };
   std::vector<RowRange> ranges;
   for (index_t i = 0; i < runs; ++i) {
     const index_t begin = static_cast<index_t>(std::int64_t{a.rows} * i / runs / start_alignment * start_alignment);
@@ -260,19 +276,17 @@ std::vector<RowRange> rows_to_read(const Csr<T>& a, std::int64_t budget) {
                                         : static_cast<index_t>(std::int64_t{a.rows} * (i + 1) / runs /
                                                                start_alignment * start_alignment);
     if (begin >= limit) continue;  // fewer than 64 * runs rows: some runs coincide
-    // The first row boundary at which the run holds per_run entries.
-    const auto enough = std::lower_bound(a.row_ptr.begin() + begin + 1, a.row_ptr.begin() + limit,
-                                         a.row_ptr[begin] + per_run);
-    index_t end = static_cast<index_t>(enough - a.row_ptr.begin());
-    end = std::min((end + end_alignment - 1) / end_alignment * end_alignment, limit);
-    // A row longer than a run's share and far longer than most (a few huge
-    // rows among short ones) ends the run before it: its length is known
-    // from row_ptr, and reading it could cost more than the whole sample.
-    for (index_t r = begin; r < end; ++r)
-      if (a.row_length(r) > per_run && a.row_length(r) > 8 * mean_row_length) end = r;
-    if (end > begin) ranges.push_back({begin, end});
+    const RowRange run = run_from(begin, limit);
+    if (run.end > run.begin) ranges.push_back(run);
   }
-  if (ranges.empty()) return {{0, a.rows}};  // cannot happen: not every row is far longer than the mean
+  if (ranges.empty()) {
+    // Every run began with an outlying row (one run, a hub as the first row):
+    // one run from the first row that is not, which exists (not every row is
+    // far longer than the mean), unaligned.
+    index_t first = 0;
+    while (outlying(first)) ++first;
+    ranges.push_back(run_from(first, a.rows));
+  }
   return ranges;
 }
 
@@ -344,41 +358,51 @@ void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a, const std::vector<
   // One bit per diagonal j - i in [-lower, upper] (the bandwidth of the rows
   // read: a banded matrix's few words, not one per row).
   const std::size_t words = (static_cast<std::size_t>(lower) + upper + 64) / 64;
-  std::vector<std::uint64_t> occupied(words, 0);
-  const auto mark = [&](std::vector<std::uint64_t>& bits, index_t r, std::size_t low, std::size_t width) {
-    for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-      const auto diagonal = static_cast<std::size_t>(std::int64_t{a.col_idx[k]} - r + lower);
-      if (diagonal - low < width) bits[diagonal / 64] |= std::uint64_t{1} << (diagonal % 64);
-    }
-  };
   const bool parallel = entries_in(a, ranges) >= parallel_from;
+  std::int64_t count = 0;
   if (words <= banded_diagonal_words) {
     // Few diagonals: each thread marks its rows' diagonals in a bitmap of its
     // own, and the bitmaps are joined.
+    std::vector<std::uint64_t> occupied(words, 0);
 #pragma omp parallel if (parallel)
     {
       std::vector<std::uint64_t> mine(words, 0);
 #pragma omp for schedule(static) nowait
-      for (index_t p = 0; p < rows.count(); ++p) mark(mine, rows.row(p), 0, 64 * words);
+      for (index_t p = 0; p < rows.count(); ++p) {
+        const index_t r = rows.row(p);
+        for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+          const auto diagonal = static_cast<std::size_t>(std::int64_t{a.col_idx[k]} - r + lower);
+          mine[diagonal / 64] |= std::uint64_t{1} << (diagonal % 64);
+        }
+      }
 #pragma omp critical
       for (std::size_t w = 0; w < words; ++w) occupied[w] |= mine[w];
     }
+    for (const std::uint64_t word : occupied) count += __builtin_popcountll(word);
   } else {
-    // Each thread reads every entry and sets the bits of its own slice of the
-    // diagonals: writes to words that other threads also write (atomics,
-    // cache lines moving between cores) cost more than the reading on
-    // matrices of scattered columns.
-#pragma omp parallel if (parallel)
+    // Many diagonals (scattered columns): each thread reads every entry and
+    // sets the bits of its own slice of the diagonals, in a bitmap of its
+    // own, then counts them. Writes to words that other threads also write
+    // (atomics, cache lines moving between cores) cost more than the reading
+    // on matrices of scattered columns; one shared bitmap, zeroed and counted
+    // by one thread, had taken most of the time on 16 threads.
+#pragma omp parallel reduction(+ : count) if (parallel)
     {
       const auto threads = static_cast<std::size_t>(omp_get_num_threads());
       const auto thread = static_cast<std::size_t>(omp_get_thread_num());
       const std::size_t first_word = words * thread / threads, end_word = words * (thread + 1) / threads;
-      const std::size_t low = first_word * 64, width = (end_word - first_word) * 64;
-      for (index_t p = 0; p < rows.count(); ++p) mark(occupied, rows.row(p), low, width);
+      std::vector<std::uint64_t> slice(end_word - first_word, 0);
+      const std::size_t low = first_word * 64, width = slice.size() * 64;
+      for (index_t p = 0; p < rows.count(); ++p) {
+        const index_t r = rows.row(p);
+        for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+          const auto bit = static_cast<std::size_t>(std::int64_t{a.col_idx[k]} - r + lower) - low;
+          if (bit < width) slice[bit / 64] |= std::uint64_t{1} << (bit % 64);
+        }
+      }
+      for (const std::uint64_t word : slice) count += __builtin_popcountll(word);
     }
   }
-  std::int64_t count = 0;
-  for (const std::uint64_t word : occupied) count += __builtin_popcountll(word);
   stats.occupied_diagonals = static_cast<index_t>(count);
 }
 

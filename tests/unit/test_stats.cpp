@@ -1,6 +1,7 @@
 // MatrixStats: every field on hand-computed matrices, the HYB split rule, and
 // brute-force cross-checks on the matrix zoo and on generated matrices.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -293,6 +294,37 @@ TEST(Stats, GeneratedMatricesAgreeWithBruteForce) {
   }
 }
 
+// Bandwidths beyond 2^20 (scattered columns) take the other diagonal count:
+// the threads hand each diagonal to the thread owning its slice of the
+// bitmap. With enough entries to run in parallel, on one thread and on more
+// threads than the slices divide evenly; a sample counts the same diagonals
+// on any number of threads.
+TEST(Stats, ScatteredColumnsDiagonalsAgreeWithBruteForceOnAnyThreadCount) {
+  const int threads = omp_get_max_threads();
+  // Wide: columns scattered over 3M. Tall: every 16th of 1.2M rows holds one
+  // entry in the first 64 columns, a lower bandwidth near 1.12M.
+  std::vector<std::tuple<index_t, index_t, double>> tall_entries;
+  for (index_t i = 0; i < 70000; ++i) tall_entries.emplace_back(16 * i + 7, (37 * i) % 64, 1.0 + i % 5);
+  const std::vector<std::pair<std::string, Csr<double>>> matrices = {
+      {"wide", generate(parse_generator_spec("uniform:rows=20000,cols=3000000,per_row=4"))},
+      {"tall", from_triplets(1200000, 64, tall_entries)}};
+  for (const auto& [name, a] : matrices) {
+    StatsOptions sampled;
+    sampled.sample_nonzeros = a.nnz() / 3;
+    omp_set_num_threads(1);
+    const MatrixStats sample_on_one = analyse(a, sampled);
+    for (int team : {1, 3, 7}) {
+      SCOPED_TRACE(name + " on " + std::to_string(team) + " threads");
+      omp_set_num_threads(team);
+      expect_consistent_with_brute_force(a);
+      const MatrixStats sample = analyse(a, sampled);
+      EXPECT_EQ(sample.occupied_diagonals, sample_on_one.occupied_diagonals);
+      EXPECT_GT(sample.lower_bandwidth + sample.upper_bandwidth, 1 << 20);
+    }
+  }
+  omp_set_num_threads(threads);
+}
+
 TEST(Stats, StencilsAreSymmetricWithTwoValuesAndKnownDiagonals) {
   const index_t n = 10;
   const MatrixStats five = analyse(gen_stencil_2d_5pt(n, n));
@@ -360,6 +392,25 @@ TEST(Stats, ASampleOfAFewLongRows) {
   EXPECT_LE(s.sampled_rows, 3);
   EXPECT_EQ(s.row_length.max, 50000);
   EXPECT_GT(s.occupied_diagonals, 0);
+}
+
+// A hub as the first row and a budget of one run: the run that would begin
+// with it begins after it, and the sample stays within its budget (it had
+// read every row).
+TEST(Stats, ASampleWhoseOnlyRunBeginsWithAHub) {
+  std::vector<std::tuple<index_t, index_t, double>> entries;
+  for (index_t c = 0; c < 5000; ++c) entries.emplace_back(0, c, 1.0);
+  for (index_t r = 1; r < 10000; ++r) {
+    entries.emplace_back(r, r % 97, 2.0);
+    entries.emplace_back(r, 5000 + r, 3.0);
+  }
+  const Csr<double> a = from_triplets(10000, 20000, entries);
+  StatsOptions sampled;
+  sampled.sample_nonzeros = 1;
+  const MatrixStats s = analyse(a, sampled);
+  EXPECT_EQ(s.sampled_rows, 7);  // rows 1-7: to the first boundary past one entry, rounded up to 8 rows
+  EXPECT_EQ(s.sampled_nnz, 14);
+  EXPECT_EQ(s.row_length.max, 5000);  // the lengths are read from every row
 }
 
 // Row lengths from a sample of rows (StatsOptions::sample_rows): no sample

@@ -95,15 +95,21 @@ std::string milliseconds(double seconds) {
 }
 
 // The selector's inputs: analyse() (the cheap parts) and the features.
+struct MatrixDescription {
+  MatrixStats stats;
+  detail::SelectorFeatures features;
+};
+
 template <class T>
-detail::SelectorFeatures describe_matrix(Plan& plan, const Csr<T>& a, const DeviceProperties& device) {
+MatrixDescription describe_matrix(Plan& plan, const Csr<T>& a, const DeviceProperties& device) {
   const auto analysis_start = clock_type::now();
-  const MatrixStats stats = analyse(a, detail::selector_stats_options(a.nnz()));
+  MatrixDescription d;
+  d.stats = analyse(a, detail::selector_stats_options(a.nnz()));
   plan.analysis_seconds = seconds_since(analysis_start);
-  detail::SelectorFeatures features = detail::selector_features(stats, sizeof(T), device);
-  for (std::size_t i = 0; i < features.names.size(); ++i)
-    plan.features.emplace_back(features.names[i], features.values[i]);
-  return features;
+  d.features = detail::selector_features(d.stats, sizeof(T), device);
+  for (std::size_t i = 0; i < d.features.names.size(); ++i)
+    plan.features.emplace_back(d.features.names[i], d.features.values[i]);
+  return d;
 }
 
 // Whether the candidate's format accepts `a` as far as the plan checks
@@ -112,9 +118,10 @@ detail::SelectorFeatures describe_matrix(Plan& plan, const Csr<T>& a, const Devi
 // their device build decides, and build_planned() goes on to the next
 // candidate when it refuses.
 template <class T>
-bool accepts(PlanCandidate& c, const Csr<T>& a, const DeviceProperties& device) {
+bool accepts(PlanCandidate& c, const Csr<T>& a, const MatrixStats& stats, const DeviceProperties& device) {
   if (!c.refusal) {
-    std::optional<std::string> refusal = detail::format_refusal(c.kernel, a, GpuShape{device.multiprocessors});
+    std::optional<std::string> refusal =
+        detail::format_refusal(c.kernel, a, stats, GpuShape{device.multiprocessors});
     if (!refusal) return true;
     c.refusal = std::move(refusal);
   }
@@ -123,9 +130,9 @@ bool accepts(PlanCandidate& c, const Csr<T>& a, const DeviceProperties& device) 
 
 // The best-ranked accepting candidate (of cuSPARSE only, when asked), or null.
 template <class T>
-PlanCandidate* first_accepted(Plan& plan, const Csr<T>& a, bool cusparse_only) {
+PlanCandidate* first_accepted(Plan& plan, const Csr<T>& a, const MatrixStats& stats, bool cusparse_only) {
   for (PlanCandidate& c : plan.candidates)
-    if ((!cusparse_only || c.backend == Backend::cusparse) && accepts(c, a, *plan.device)) return &c;
+    if ((!cusparse_only || c.backend == Backend::cusparse) && accepts(c, a, stats, *plan.device)) return &c;
   return nullptr;
 }
 
@@ -188,10 +195,10 @@ std::string rank_candidates(Plan& plan, const Csr<T>& a, const detail::SelectorF
 // refusal in order until one is accepted, so only those ranked at or above
 // the winner (and the best cuSPARSE one, for the vendor margin) are checked.
 template <class T>
-void choose_candidate(Plan& plan, const Csr<T>& a, const detail::SelectorModel& model,
+void choose_candidate(Plan& plan, const Csr<T>& a, const MatrixStats& stats, const detail::SelectorModel& model,
                       const std::string& unfamiliar) {
   const auto selection_start = clock_type::now();
-  PlanCandidate* chosen = first_accepted(plan, a, false);
+  PlanCandidate* chosen = first_accepted(plan, a, stats, false);
   if (!chosen) {
     plan.selection_seconds += seconds_since(selection_start);
     return;
@@ -199,7 +206,7 @@ void choose_candidate(Plan& plan, const Csr<T>& a, const detail::SelectorModel& 
   std::string why = chosen->kernel + " has the least predicted setup + " +
                     expected_products_text(plan) + " x product";
   if (chosen->backend != Backend::cusparse) {
-    PlanCandidate* vendor = first_accepted(plan, a, true);
+    PlanCandidate* vendor = first_accepted(plan, a, stats, true);
     if (vendor && chosen->predicted_cost_seconds > (1 - model.vendor_margin) * vendor->predicted_cost_seconds) {
       why = vendor->kernel + " (cuSPARSE) is predicted within " + std::to_string(int(100 * model.vendor_margin)) +
             "% of " + chosen->kernel + ", the least predicted setup + " +
@@ -255,14 +262,14 @@ bool take_cached_choice(Plan& plan, PlanCacheEntry& cache) {
 // cuSPARSE one built and timed here, the winner (least measured setup +
 // expected_products x product) cached.
 template <class T>
-void measure_candidates(Plan& plan, const Csr<T>& a, PlanCacheEntry& cache) {
+void measure_candidates(Plan& plan, const Csr<T>& a, const MatrixStats& stats, PlanCacheEntry& cache) {
   const auto start = clock_type::now();
   const std::string expected = expected_products_text(plan);
   std::vector<PlanCandidate*> to_measure;
   for (PlanCandidate& c : plan.candidates)
-    if (static_cast<int>(to_measure.size()) < plan.options.measured_candidates && accepts(c, a, *plan.device))
+    if (static_cast<int>(to_measure.size()) < plan.options.measured_candidates && accepts(c, a, stats, *plan.device))
       to_measure.push_back(&c);
-  PlanCandidate* vendor = first_accepted(plan, a, true);
+  PlanCandidate* vendor = first_accepted(plan, a, stats, true);
   if (vendor && std::find(to_measure.begin(), to_measure.end(), vendor) == to_measure.end())
     to_measure.push_back(vendor);
 
@@ -372,7 +379,7 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
     return plan;
   }
   plan.device = device_to_plan_for(options);
-  const detail::SelectorFeatures features = describe_matrix(plan, a, *plan.device);
+  const MatrixDescription described = describe_matrix(plan, a, *plan.device);
   const detail::SelectorModel* model = nullptr;
   try {
     model = &detail::builtin_selector_model();
@@ -382,7 +389,7 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
   }
   plan.tuning = "model";
   const auto ranking_start = clock_type::now();
-  const std::string unfamiliar = rank_candidates(plan, a, features, *model);
+  const std::string unfamiliar = rank_candidates(plan, a, described.features, *model);
   plan.selection_seconds = seconds_since(ranking_start);
 #ifdef SPMV_HAVE_CUDA
   std::optional<PlanCacheEntry> cache;
@@ -392,7 +399,7 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
     if (take_cached_choice(plan, *cache)) return plan;
   }
 #endif
-  choose_candidate(plan, a, *model, unfamiliar);
+  choose_candidate(plan, a, described.stats, *model, unfamiliar);
   if (plan.options.kernel.empty()) {
     plan.tuning = "default";
     plan.reason = "the selector's model covers no kernel of this build";
@@ -400,7 +407,7 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
 #ifdef SPMV_HAVE_CUDA
   if (cache && plan.tuning == "model") {
     const detail::DeviceScope on_device(options.device);  // the timing events live there
-    measure_candidates(plan, a, *cache);
+    measure_candidates(plan, a, described.stats, *cache);
   }
 #endif
   return plan;

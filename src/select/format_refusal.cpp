@@ -23,9 +23,25 @@ std::string padding_refusal(const std::string& kernel, const FormatFootprint& f)
   return {};
 }
 
-// The HYB layout's footprint from its exact split: one parallel pass over
-// row_ptr (analyse() with the structure statistics off), where
-// hyb_split_width would copy every row's length first.
+// A padded layout's footprint from the plan's analysis (ELL's longest row,
+// HYB's split): exact when the analysis read every row's length. From a
+// sample of rows it is an estimate, taken only when far within the limit (a
+// wrong acceptance costs a build that refuses, after which the plan's next
+// candidate is built); nearer the limit the exact footprint is computed, one
+// parallel pass over row_ptr.
+constexpr double sampled_footprint_margin = 2.0 / 3.0;
+
+template <class T, class Exact>
+FormatFootprint padded_footprint(const Csr<T>& m, const MatrixStats& stats, const FormatFootprint& from_stats,
+                                 const Exact& exact) {
+  if (stats.row_length_rows == m.rows) return from_stats;
+  if (from_stats.within_limit(sampled_footprint_margin * default_max_padding)) return from_stats;
+  return exact(m);
+}
+
+// The HYB layout's footprint from its exact split: analyse() with the
+// structure statistics off, where hyb_split_width would copy every row's
+// length first.
 template <class T>
 FormatFootprint exact_hyb_footprint(const Csr<T>& m) {
   StatsOptions lengths_only;
@@ -40,16 +56,25 @@ FormatFootprint exact_hyb_footprint(const Csr<T>& m) {
 }  // namespace
 
 template <class T>
-std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T>& a, const GpuShape& gpu) {
+std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T>& a, const MatrixStats& stats,
+                                          const GpuShape& gpu) {
   using Footprint = std::function<FormatFootprint(const Csr<T>&)>;
   const std::map<std::string, Footprint> padded = {
-      {"ell", [](const Csr<T>& m) { return ell_footprint(m); }},
+      {"ell",
+       [&stats](const Csr<T>& m) {
+         return padded_footprint(m, stats, ell_footprint<T>(m.rows, stats.row_length.max, m.nnz()),
+                                 [](const Csr<T>& whole) { return ell_footprint(whole); });
+       }},
       {"ellr-t",
        [&gpu](const Csr<T>& m) {
          const std::vector<index_t> lengths = row_lengths(m);
          return ellpack_r_footprint(m, ellrt_configuration(lengths, gpu).threads_per_row);
        }},
-      {"hyb", [](const Csr<T>& m) { return exact_hyb_footprint(m); }},
+      {"hyb",
+       [&stats](const Csr<T>& m) {
+         return padded_footprint(m, stats, hyb_footprint<T>(m.rows, stats.hyb_ell_width, m.nnz(), stats.hyb_coo_nnz),
+                                 [](const Csr<T>& whole) { return exact_hyb_footprint(whole); });
+       }},
   };
   if (kernel == "dia" || kernel == "sell" || kernel == "blocked" || kernel == "bro-ell" || kernel == "bro-hyb")
     return std::nullopt;
@@ -64,7 +89,9 @@ std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T
   return found == padded.end() ? std::string() : padding_refusal(kernel, found->second(a));
 }
 
-template std::optional<std::string> format_refusal(const std::string&, const Csr<float>&, const GpuShape&);
-template std::optional<std::string> format_refusal(const std::string&, const Csr<double>&, const GpuShape&);
+template std::optional<std::string> format_refusal(const std::string&, const Csr<float>&, const MatrixStats&,
+                                                   const GpuShape&);
+template std::optional<std::string> format_refusal(const std::string&, const Csr<double>&, const MatrixStats&,
+                                                   const GpuShape&);
 
 }  // namespace spmv::detail

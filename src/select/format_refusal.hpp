@@ -9,19 +9,23 @@
 
 #include "spmv/formats/ellpack_r.hpp"
 #include "spmv/matrix.hpp"
+#include "spmv/stats.hpp"
 
 namespace spmv::detail {
 
 // Empty when the kernel (with its default parameters) accepts `a`; else the
 // reason. Kernels that store no padding (CSR, COO, segmented, cuSPARSE)
-// never refuse. ELLR-T is checked with the threads per row its
-// configuration model picks on `gpu`, as its builder does. nullopt for the
+// never refuse. ELL and HYB are judged from `stats` (the plan's analysis of
+// `a`) where it read every row or is far within the limit, else exactly.
+// ELLR-T is checked with the threads per row its configuration model picks
+// on `gpu`, as its builder does. nullopt for the
 // formats whose footprint needs every entry (DIA's diagonals, SELL's sorted
 // windows, the blocked inspection, the BRO bit widths): on the host that
 // costs more than the upload, while their device builds decide it in
 // milliseconds before allocating, so the operator checks them when it
 // builds (make_operator takes the plan's next candidate on a refusal).
 template <class T>
-std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T>& a, const GpuShape& gpu);
+std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T>& a, const MatrixStats& stats,
+                                          const GpuShape& gpu);
 
 }  // namespace spmv::detail

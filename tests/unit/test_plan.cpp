@@ -32,6 +32,9 @@ PlanOptions described_h100() {
 
 const GpuShape h100_shape{132, 2048};
 
+// The analysis make_plan gives format_refusal.
+MatrixStats planned_stats(const Csr<double>& a) { return analyse(a, detail::selector_stats_options(a.nnz())); }
+
 // The zoo, a few generated matrices, and the real matrices when present
 // (Pd: ELLR-T's model picks several threads per row, whose rounding pads it
 // beyond the limit although one thread per row would not).
@@ -84,7 +87,8 @@ TEST(Plan, TheChosenKernelNeverRefusesTheMatrix) {
       const Plan plan = make_plan(m.matrix, options);
       if (plan.tuning != "model") continue;
       // Accepted, or left to the format's device build to check.
-      const std::optional<std::string> refusal = detail::format_refusal(plan.options.kernel, m.matrix, h100_shape);
+      const std::optional<std::string> refusal =
+          detail::format_refusal(plan.options.kernel, m.matrix, planned_stats(m.matrix), h100_shape);
       EXPECT_TRUE(!refusal || refusal->empty()) << *refusal;
       // Every candidate ranked above the winner was checked and refused.
       for (const PlanCandidate& c : plan.candidates) {
@@ -96,9 +100,12 @@ TEST(Plan, TheChosenKernelNeverRefusesTheMatrix) {
   }
 }
 
-// The selector's refusal rule is the builders' rule: a kernel it accepts
-// builds with the options the cuda backend gives it, one it refuses throws
-// FormatLimitError (for the formats it checks before the build).
+// The selector's refusal rule is the builders' rule: a kernel it refuses
+// throws FormatLimitError (for the formats it checks before the build), and
+// one it accepts builds with the options the cuda backend gives it where the
+// analysis read every row's length. From a sample of rows (the real matrices
+// of more than 2^16 rows) ELL and HYB are accepted on an estimate far within
+// the limit, which the build has the last word on.
 TEST(Plan, RefusalChecksAgreeWithTheFormatBuilders) {
   const auto modelled_threads_per_row = [](const Csr<double>& a) {
     return ellrt_configuration(detail::row_lengths(a), h100_shape).threads_per_row;
@@ -116,12 +123,13 @@ TEST(Plan, RefusalChecksAgreeWithTheFormatBuilders) {
   };
   int refusals = 0;
   for (const ZooMatrix& m : plan_matrices()) {
+    const MatrixStats stats = planned_stats(m.matrix);
     for (const auto& [kernel, build] : builders) {
       SCOPED_TRACE(m.name + " " + kernel);
-      const std::optional<std::string> refusal = detail::format_refusal(kernel, m.matrix, h100_shape);
+      const std::optional<std::string> refusal = detail::format_refusal(kernel, m.matrix, stats, h100_shape);
       ASSERT_TRUE(refusal.has_value());
       if (refusal->empty()) {
-        EXPECT_NO_THROW(build(m.matrix));
+        if (stats.row_length_rows == m.matrix.rows) EXPECT_NO_THROW(build(m.matrix));
       } else {
         ++refusals;
         EXPECT_THROW(build(m.matrix), Error);
@@ -131,8 +139,31 @@ TEST(Plan, RefusalChecksAgreeWithTheFormatBuilders) {
   EXPECT_GT(refusals, 0);  // the zoo has matrices that ELL must refuse
   // The formats whose check needs every entry are left to their device
   // builds (tests/gpu: the device builds refuse as the host builders do).
+  const Csr<double> first = plan_matrices().front().matrix;
   for (const std::string kernel : {"dia", "sell", "blocked", "bro-ell", "bro-hyb"})
-    EXPECT_FALSE(detail::format_refusal(kernel, plan_matrices().front().matrix, h100_shape).has_value()) << kernel;
+    EXPECT_FALSE(detail::format_refusal(kernel, first, planned_stats(first), h100_shape).has_value()) << kernel;
+}
+
+// Matrices of more rows than the analysis reads: uniform rows, far within
+// the limits, are accepted on the sample's estimate (and build); rows with
+// a few huge ones among short ones, beyond ELL's limit, are refused exactly.
+TEST(Plan, RefusalsFromASampleOfRows) {
+  const Csr<double> uniform = generate(parse_generator_spec("uniform:rows=300000,cols=300000,per_row=5"));
+  const Csr<double> skewed = generate(parse_generator_spec(
+      "fewhuge:rows=300000,cols=300000,per_row=3,huge_rows=3,huge_length=50000"));
+  const MatrixStats uniform_stats = planned_stats(uniform), skewed_stats = planned_stats(skewed);
+  ASSERT_LT(uniform_stats.row_length_rows, uniform.rows);
+  ASSERT_LT(skewed_stats.row_length_rows, skewed.rows);
+  for (const char* kernel : {"ell", "hyb"}) {
+    SCOPED_TRACE(kernel);
+    EXPECT_EQ(detail::format_refusal(kernel, uniform, uniform_stats, h100_shape), std::string());
+  }
+  EXPECT_NO_THROW(ell_from_csr(uniform));
+  EXPECT_NO_THROW(hyb_from_csr(uniform));
+  const std::optional<std::string> ell = detail::format_refusal("ell", skewed, skewed_stats, h100_shape);
+  ASSERT_TRUE(ell.has_value());
+  EXPECT_NE(*ell, "");
+  EXPECT_THROW(ell_from_csr(skewed), FormatLimitError);
 }
 
 // A device unlike any the model was trained on puts every kernel of ours

@@ -358,6 +358,14 @@ void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a, const std::vector<
   // One bit per diagonal j - i in [-lower, upper] (the bandwidth of the rows
   // read: a banded matrix's few words, not one per row).
   const std::size_t words = (static_cast<std::size_t>(lower) + upper + 64) / 64;
+  // Sets the bits of row r's diagonals that `bits` holds: diagonals [low, low + 64 * bits.size()).
+  const auto mark = [&](std::vector<std::uint64_t>& bits, index_t r, std::size_t low) {
+    const std::size_t width = 64 * bits.size();
+    for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+      const auto bit = static_cast<std::size_t>(std::int64_t{a.col_idx[k]} - r + lower) - low;
+      if (bit < width) bits[bit / 64] |= std::uint64_t{1} << (bit % 64);
+    }
+  };
   const bool parallel = entries_in(a, ranges) >= parallel_from;
   std::int64_t count = 0;
   if (words <= banded_diagonal_words) {
@@ -368,13 +376,7 @@ void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a, const std::vector<
     {
       std::vector<std::uint64_t> mine(words, 0);
 #pragma omp for schedule(static) nowait
-      for (index_t p = 0; p < rows.count(); ++p) {
-        const index_t r = rows.row(p);
-        for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-          const auto diagonal = static_cast<std::size_t>(std::int64_t{a.col_idx[k]} - r + lower);
-          mine[diagonal / 64] |= std::uint64_t{1} << (diagonal % 64);
-        }
-      }
+      for (index_t p = 0; p < rows.count(); ++p) mark(mine, rows.row(p), 0);
 #pragma omp critical
       for (std::size_t w = 0; w < words; ++w) occupied[w] |= mine[w];
     }
@@ -392,14 +394,7 @@ void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a, const std::vector<
       const auto thread = static_cast<std::size_t>(omp_get_thread_num());
       const std::size_t first_word = words * thread / threads, end_word = words * (thread + 1) / threads;
       std::vector<std::uint64_t> slice(end_word - first_word, 0);
-      const std::size_t low = first_word * 64, width = slice.size() * 64;
-      for (index_t p = 0; p < rows.count(); ++p) {
-        const index_t r = rows.row(p);
-        for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-          const auto bit = static_cast<std::size_t>(std::int64_t{a.col_idx[k]} - r + lower) - low;
-          if (bit < width) slice[bit / 64] |= std::uint64_t{1} << (bit % 64);
-        }
-      }
+      for (index_t p = 0; p < rows.count(); ++p) mark(slice, rows.row(p), 64 * first_word);
       for (const std::uint64_t word : slice) count += __builtin_popcountll(word);
     }
   }

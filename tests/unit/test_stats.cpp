@@ -295,10 +295,10 @@ TEST(Stats, GeneratedMatricesAgreeWithBruteForce) {
 }
 
 // Bandwidths beyond 2^20 (scattered columns) take the other diagonal count:
-// the threads hand each diagonal to the thread owning its slice of the
-// bitmap. With enough entries to run in parallel, on one thread and on more
-// threads than the slices divide evenly; a sample counts the same diagonals
-// on any number of threads.
+// each thread counts its own slice of the diagonals in a bitmap of its own.
+// With enough entries to run in parallel, on one thread and on more threads
+// than the slices divide evenly; a sample counts the same diagonals on any
+// number of threads.
 TEST(Stats, ScatteredColumnsDiagonalsAgreeWithBruteForceOnAnyThreadCount) {
   const int threads = omp_get_max_threads();
   // Wide: columns scattered over 3M. Tall: every 16th of 1.2M rows holds one

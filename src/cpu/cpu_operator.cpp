@@ -10,6 +10,7 @@
 #include "cpu/csr_kernels.hpp"
 #include "cpu/host_kernels.hpp"
 #include "spmv/error.hpp"
+#include "spmv/formats/footprint.hpp"
 
 namespace spmv::detail {
 
@@ -42,7 +43,7 @@ class CpuOperator final : public Operator<T> {
     description_.format = kernel.format;
     description_.kernel = kernel.name;
     description_.params = {{"threads", threads}};
-    description_.matrix_bytes = csr_matrix_bytes(a_);
+    description_.matrix_bytes = csr_bytes(a_.rows, a_.nnz(), sizeof(T));
   }
 
   void run_apply(const T* x, T* y, T alpha, T beta) override { csr_spmv(a_, rows_, x, y, alpha, beta); }

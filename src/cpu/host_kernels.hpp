@@ -17,13 +17,6 @@ namespace spmv::detail {
 KernelInfo find_kernel(const std::vector<KernelInfo>& catalogue, Backend backend,
                        const std::string& name);
 
-// Compulsory bytes of a CSR matrix: row pointers, column indices and values, each read once.
-template <class T>
-std::size_t csr_matrix_bytes(const Csr<T>& a) {
-  return (static_cast<std::size_t>(a.rows) + 1) * sizeof(index_t) +
-         static_cast<std::size_t>(a.nnz()) * (sizeof(index_t) + sizeof(T));
-}
-
 inline double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }

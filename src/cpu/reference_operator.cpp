@@ -7,6 +7,7 @@
 #include "core/backends.hpp"
 #include "core/kernel_params.hpp"
 #include "cpu/host_kernels.hpp"
+#include "spmv/formats/footprint.hpp"
 #include "spmv/reference.hpp"
 
 namespace spmv::detail {
@@ -30,7 +31,7 @@ class ReferenceOperator final : public Operator<T> {
     description_.backend = Backend::reference;
     description_.format = kernel.format;
     description_.kernel = kernel.name;
-    description_.matrix_bytes = csr_matrix_bytes(a_);
+    description_.matrix_bytes = csr_bytes(a_.rows, a_.nnz(), sizeof(T));
     description_.build_seconds = seconds_since(start);
   }
 

@@ -11,6 +11,7 @@
 #include "cuda/spmm_algorithm.hpp"
 #include "cuda/staged_operator.hpp"
 #include "spmv/error.hpp"
+#include "spmv/formats/footprint.hpp"
 
 namespace spmv::detail {
 
@@ -99,7 +100,7 @@ class CudaOperator final : public StagedOperator<T> {
       csr_.emplace(a, *csr_entry, choice.params);
       if (options.explicit_transpose) transposed_csr_.emplace(transpose(a), *csr_entry, choice.params);
       description_.params = csr_->algorithm->params();
-      description_.matrix_bytes = csr_matrix_bytes(a);
+      description_.matrix_bytes = csr_bytes(a.rows, a.nnz(), sizeof(T));
     } else {
       // The format is built on the device from the uploaded CSR, which the
       // operator keeps (unless spmv_only) for the transposed product and SpMM.

@@ -50,11 +50,4 @@ struct DeviceCsr {
 template <class T>
 DeviceCsr<T> transpose_on_device(const CsrView<T>& a, cudaStream_t stream);
 
-// Compulsory bytes of a CSR matrix (row pointers, indices, values read once).
-template <class T>
-std::size_t csr_matrix_bytes(const Csr<T>& a) {
-  return (static_cast<std::size_t>(a.rows) + 1) * sizeof(index_t) +
-         static_cast<std::size_t>(a.nnz()) * (sizeof(index_t) + sizeof(T));
-}
-
 }  // namespace spmv::detail

@@ -30,6 +30,7 @@
 #include "cuda/spmm_algorithm.hpp"
 #include "cuda/spmm_common.cuh"
 #include "spmv/error.hpp"
+#include "spmv/formats/footprint.hpp"
 
 namespace spmv::detail {
 
@@ -143,7 +144,7 @@ class SpmmCsrVec final : public SpmmAlgorithm<T> {
         entry_lanes_(entry_lanes),
         columns_per_pass_(columns_per_pass),
         block_size_(block_size),
-        matrix_bytes_(csr_matrix_bytes(source.host)) {}
+        matrix_bytes_(csr_bytes(source.host.rows, source.host.nnz(), sizeof(T))) {}
 
   void spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta,
             cudaStream_t stream) const override {

@@ -30,6 +30,7 @@
 #include "cuda/device_csr.hpp"
 #include "cuda/device_scope.hpp"
 #include "cuda/staged_operator.hpp"
+#include "spmv/formats/footprint.hpp"
 
 namespace spmv::detail {
 
@@ -96,7 +97,7 @@ class CusparseOperator final : public StagedOperator<T> {
                                 transposed_buffer_.bytes() + (transposed_ ? transposed_->bytes() : 0);
     description_.matrix_bytes = kind_ == CusparseKernel::coo
                                     ? static_cast<std::size_t>(a.nnz()) * (2 * sizeof(index_t) + sizeof(T))
-                                    : csr_matrix_bytes(a);
+                                    : csr_bytes(a.rows, a.nnz(), sizeof(T));
   }
 
   ~CusparseOperator() override {

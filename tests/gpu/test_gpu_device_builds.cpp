@@ -20,6 +20,7 @@
 #include "spmv/formats/dense.hpp"
 #include "spmv/formats/ell.hpp"
 #include "spmv/formats/ellpack_r.hpp"
+#include "spmv/formats/footprint.hpp"
 #include "spmv/formats/hyb.hpp"
 #include "spmv/formats/segmented.hpp"
 #include "spmv/gen.hpp"
@@ -162,8 +163,8 @@ TEST(GpuDeviceBuilds, OutOfMemoryPartWayNamesTheBytesAndLeaksNothing) {
     SCOPED_TRACE(kernel);
     options.kernel = kernel;
     // Room for the uploaded CSR and a little more, not for the format.
-    const std::size_t csr_bytes = detail::csr_matrix_bytes(a);
-    const detail::ScopedDeviceMemoryCap cap(csr_bytes + csr_bytes / 4);
+    const std::size_t csr_size = csr_bytes(a.rows, a.nnz(), sizeof(double));
+    const detail::ScopedDeviceMemoryCap cap(csr_size + csr_size / 4);
     try {
       plan(a, options);
       ADD_FAILURE() << "built within a cap too small for the format";

@@ -13,11 +13,11 @@ namespace spmv::detail {
 template <class T>
 BroHybSplit<T> split_bro_hyb_on_device(const CsrView<T>& a, index_t ell_width, cudaStream_t stream) {
   BroHybSplit<T> split;
-  split.ell_width = device_hyb_ell_width(a, ell_width, stream);
+  const DeviceHybWidth width = device_hyb_width(a, ell_width, stream);
+  split.ell_width = width.width;
   split.rows = a.rows;
   split.cols = a.cols;
-  split.tail = device_gather_row_slice(a, device_row_slice_layout(a, split.ell_width, static_cast<index_t>(max_index), stream),
-                                       /*with_row_idx=*/true, stream);
+  split.tail = device_gather_row_slice(a, device_hyb_tail_layout(a, width, stream), /*with_row_idx=*/true, stream);
   split.head = a;
   if (split.tail.nnz > 0) {
     split.head_copy = device_gather_row_slice(a, device_row_slice_layout(a, 0, split.ell_width, stream),

@@ -6,6 +6,7 @@
 
 #include "cuda/csr_algorithm.hpp"
 #include "cuda/device_buffer.hpp"
+#include "cuda/device_build.hpp"
 #include "spmv/formats/ell.hpp"
 
 namespace spmv::detail {
@@ -46,9 +47,21 @@ template <class T>
 DeviceEll<T> build_ell_part_on_device(const CsrView<T>& a, index_t width, cudaStream_t stream);
 
 // HYB's ELL width K on the device: `ell_width` when given (>= 0), else the
-// Bell-Garland rule over the row lengths (hyb_split_width's result).
+// Bell-Garland rule over the row lengths (hyb_split_width's result). With
+// it, whether some row is longer than K: false only where the rule's
+// histogram of lengths shows none (a given K, or a K in the histogram's last
+// bucket, which also counts the longer rows, leave it true).
+struct DeviceHybWidth {
+  index_t width = 0;
+  bool rows_beyond = true;
+};
 template <class T>
-index_t device_hyb_ell_width(const CsrView<T>& a, index_t ell_width, cudaStream_t stream);
+DeviceHybWidth device_hyb_width(const CsrView<T>& a, index_t ell_width, cudaStream_t stream);
+
+// The layout of the entries beyond K (HYB's COO part, BRO-HYB's tail): an
+// empty one, without a pass over the rows, where no row is longer.
+template <class T>
+RowSliceLayout device_hyb_tail_layout(const CsrView<T>& a, const DeviceHybWidth& width, cudaStream_t stream);
 
 // y = alpha * A * x + beta * y with one thread per row in blocks of
 // `block_size`; with beta == 0, y is not read.

@@ -2,6 +2,9 @@
 // beta), then the COO remainder accumulated by the warp-level segmented
 // reduction (see ell_thread_per_row.cu and coo_segmented.cu for their work
 // decompositions). Two launches per product, three when there is a COO part.
+#include <algorithm>
+#include <vector>
+
 #include "cuda/coo_device.hpp"
 #include "cuda/device_build.hpp"
 #include "cuda/ell_device.hpp"
@@ -39,12 +42,26 @@ class HybEllCoo final : public FormatKernel<T> {
 }  // namespace
 
 template <class T>
-index_t device_hyb_ell_width(const CsrView<T>& a, index_t ell_width, cudaStream_t stream) {
-  if (ell_width >= 0) return ell_width;
+DeviceHybWidth device_hyb_width(const CsrView<T>& a, index_t ell_width, cudaStream_t stream) {
+  if (ell_width >= 0) return {ell_width, true};
   const DeviceBuffer<index_t> lengths = device_row_lengths(a, stream);
-  return hyb_split_width_of_counts(device_capped_histogram(lengths.data(), lengths.size(),
-                                                           static_cast<index_t>(hyb_length_cap(a.nnz, a.rows)), stream),
-                                   a.rows);
+  // rows_of_length[L]: rows of length L; the last entry also counts the longer rows.
+  const std::vector<std::int64_t> rows_of_length = device_capped_histogram(
+      lengths.data(), lengths.size(), static_cast<index_t>(hyb_length_cap(a.nnz, a.rows)), stream);
+  DeviceHybWidth hyb;
+  hyb.width = hyb_split_width_of_counts(rows_of_length, a.rows);
+  const auto last = static_cast<index_t>(rows_of_length.size()) - 1;
+  hyb.rows_beyond = hyb.width >= last || std::any_of(rows_of_length.begin() + hyb.width + 1, rows_of_length.end(),
+                                                     [](std::int64_t rows) { return rows > 0; });
+  return hyb;
+}
+
+template <class T>
+RowSliceLayout device_hyb_tail_layout(const CsrView<T>& a, const DeviceHybWidth& width, cudaStream_t stream) {
+  if (width.rows_beyond) return device_row_slice_layout(a, width.width, static_cast<index_t>(max_index), stream);
+  RowSliceLayout none;
+  none.first = width.width;
+  return none;
 }
 
 template <class T>
@@ -52,16 +69,18 @@ std::unique_ptr<FormatKernel<T>> make_hyb_ell_coo(const FormatSource<T>& source,
   const CsrView<T>& a = source.device;
   const int block_size = param_or(params, "block_size", default_block_size);
   const int max_padding = max_padding_param(params);
-  const index_t width = device_hyb_ell_width(a, ell_width_param(params), source.stream);
-  RowSliceLayout beyond_width = device_row_slice_layout(a, width, max_index, source.stream);
-  check_hyb_limit<T>(a.rows, width, a.nnz, beyond_width.nnz, max_padding);
+  const DeviceHybWidth width = device_hyb_width(a, ell_width_param(params), source.stream);
+  RowSliceLayout beyond_width = device_hyb_tail_layout(a, width, source.stream);
+  check_hyb_limit<T>(a.rows, width.width, a.nnz, beyond_width.nnz, max_padding);
   DeviceCoo<T> coo(device_gather_row_slice(a, std::move(beyond_width), true, source.stream), current_gpu_shape());
-  return std::make_unique<HybEllCoo<T>>(build_ell_part_on_device(a, width, source.stream), std::move(coo),
+  return std::make_unique<HybEllCoo<T>>(build_ell_part_on_device(a, width.width, source.stream), std::move(coo),
                                         block_size, max_padding);
 }
 
-template index_t device_hyb_ell_width(const CsrView<float>&, index_t, cudaStream_t);
-template index_t device_hyb_ell_width(const CsrView<double>&, index_t, cudaStream_t);
+template DeviceHybWidth device_hyb_width(const CsrView<float>&, index_t, cudaStream_t);
+template DeviceHybWidth device_hyb_width(const CsrView<double>&, index_t, cudaStream_t);
+template RowSliceLayout device_hyb_tail_layout(const CsrView<float>&, const DeviceHybWidth&, cudaStream_t);
+template RowSliceLayout device_hyb_tail_layout(const CsrView<double>&, const DeviceHybWidth&, cudaStream_t);
 template std::unique_ptr<FormatKernel<float>> make_hyb_ell_coo(const FormatSource<float>&, const KernelParams&);
 template std::unique_ptr<FormatKernel<double>> make_hyb_ell_coo(const FormatSource<double>&, const KernelParams&);
 

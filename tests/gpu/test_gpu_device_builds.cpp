@@ -103,7 +103,16 @@ void expect_device_builds_match(const Csr<T>& a) {
   }
 
   const index_t hyb_width = hyb_ell_width(a);
-  EXPECT_EQ(detail::device_hyb_ell_width(view, -1, stream), hyb_width);
+  const detail::DeviceHybWidth device_width = detail::device_hyb_width(view, -1, stream);
+  EXPECT_EQ(device_width.width, hyb_width);
+  // No row beyond the width only where none is.
+  bool longer_row = false;
+  for (index_t r = 0; r < a.rows; ++r) longer_row = longer_row || a.row_length(r) > hyb_width;
+  if (!device_width.rows_beyond) {
+    EXPECT_FALSE(longer_row);
+  }
+  EXPECT_EQ(detail::device_hyb_tail_layout(view, device_width, stream).nnz,
+            detail::device_row_slice_layout(view, hyb_width, max_index, stream).nnz);
   for (index_t skipped : {index_t{0}, hyb_width, index_t{2}}) {
     const Hyb<T> host = hyb_from_csr(a, {skipped, 1e9});
     const detail::DeviceCoo<T> device(

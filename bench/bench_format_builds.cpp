@@ -9,13 +9,15 @@
 // make_plan + make_operator by the wall clock over the upload (cuSPARSE's
 // setup: plan() by the wall clock, the second of the process). The first
 // row is plan() with no kernel named, as a user calls it, with a line of where
-// its time went; the process's first plan, which reads the selector model and
-// measures the device, is timed once before the matrices. "payback" is the number of products
+// its time went and one of what choosing adds to plan() by the wall clock; the
+// process's first plan, which reads the selector model and measures the
+// device, is timed once before the matrices. "payback" is the number of products
 // after which our extra setup over cuSPARSE's default algorithm is repaid by
 // faster products (- when ours is slower). JSON lines on stderr feed
 // bench/refit_setup.py.
 //
-// Usage: bench_format_builds f32|f64 SPEC...   (SPEC as for `spmv gen`)
+// Usage: bench_format_builds f32|f64 [--default-only] SPEC...   (SPEC as for `spmv gen`; --default-only:
+// the default plan's row alone)
 #include <cuda_runtime.h>
 #include <fmt/core.h>
 
@@ -124,8 +126,40 @@ struct Timed {
   double product_seconds = 0;
 };
 
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+// What choosing adds to a default plan() by the wall clock: plan() as a user
+// calls it, against plan() with the chosen kernel named (the same upload and
+// build, no analysis), five of each interleaved, medians. Each includes the
+// operator's release (its cudaFree calls).
 template <class T>
-void run(const std::string& spec, const char* precision) {
+void print_choice_cost(const spmv::Csr<T>& a, const spmv::PlanOptions& options, const spmv::Plan& chosen,
+                       double upload_seconds) {
+  spmv::PlanOptions named = options;
+  named.backend = chosen.options.backend;
+  named.kernel = chosen.options.kernel;
+  named.params = chosen.options.params;
+  std::vector<double> by_default, by_name;
+  for (int run = 0; run < 5; ++run) {
+    for (const spmv::PlanOptions* o : {&options, static_cast<const spmv::PlanOptions*>(&named)}) {
+      const auto start = clock_type::now();
+      spmv::plan(a, *o).reset();
+      (o == &options ? by_default : by_name).push_back(seconds_since(start));
+    }
+  }
+  const double added = median(by_default) - median(by_name);
+  fmt::print("  (plan(): {:.2f} ms; with {} named: {:.2f} ms; choosing adds {:.2f} ms = {:.1f}% of the upload)\n",
+             median(by_default) * 1e3, named.kernel, median(by_name) * 1e3, added * 1e3,
+             100 * added / upload_seconds);
+  fmt::print(stderr, "{{\"matrix_nnz\":{},\"plan_seconds\":{},\"named_plan_seconds\":{},\"upload_seconds\":{}}}\n",
+             a.nnz(), median(by_default), median(by_name), upload_seconds);
+}
+
+template <class T>
+void run(const std::string& spec, const char* precision, bool default_only) {
   const spmv::Csr<T> a = spmv::cast<T>(spmv::generate(spmv::parse_generator_spec(spec)));
   spmv::PlanOptions vendor_options;
   vendor_options.backend = spmv::Backend::cusparse;
@@ -148,6 +182,7 @@ void run(const std::string& spec, const char* precision) {
              "-", "-", cusparse.setup_seconds * 1e3, "-", cusparse.product_seconds * 1e6, "-", "1.00x", "-");
   const std::map<std::string, HostBuild<T>> builders = host_builders<T>();
   for (const spmv::KernelInfo& k : spmv_kernels()) {
+    if (default_only && !k.name.empty()) break;
     spmv::PlanOptions options;
     options.backend = k.backend;
     options.kernel = k.name;
@@ -198,6 +233,7 @@ void run(const std::string& spec, const char* precision) {
                  (plan_seconds - chosen.analysis_seconds - chosen.selection_seconds) * 1e3, operator_seconds * 1e3,
                  d.upload_seconds * 1e3, d.build_seconds * 1e3,
                  (operator_seconds - d.upload_seconds - d.build_seconds) * 1e3);
+    if (k.name.empty()) print_choice_cost(a, options, chosen, d.upload_seconds);
     fmt::print(stderr,
                "{{\"matrix\":\"{}\",\"nnz\":{},\"precision\":\"{}\",\"backend\":\"{}\",\"kernel\":\"{}\","
                "\"plan_seconds\":{},\"make_operator_seconds\":{},\"host_build_seconds\":{},"
@@ -214,9 +250,10 @@ void run(const std::string& spec, const char* precision) {
 
 int main(int argc, char** argv) {
   if (argc < 3 || (std::string(argv[1]) != "f32" && std::string(argv[1]) != "f64")) {
-    fmt::print(stderr, "usage: bench_format_builds f32|f64 SPEC...\n");
+    fmt::print(stderr, "usage: bench_format_builds f32|f64 [--default-only] SPEC...\n");
     return 2;
   }
+  const bool default_only = std::string(argv[2]) == "--default-only";
   if (!spmv::cuda_available()) {
     fmt::print(stderr, "bench_format_builds: no CUDA device\n");
     return 1;
@@ -240,7 +277,8 @@ int main(int argc, char** argv) {
     }
     fmt::print("The process's first plan (5-point stencil 64^2): {:.2f} ms; its second: {:.2f} ms\n",
                first_plans[0] * 1e3, first_plans[1] * 1e3);
-    for (int i = 2; i < argc; ++i) f64 ? run<double>(argv[i], "f64") : run<float>(argv[i], "f32");
+    for (int i = default_only ? 3 : 2; i < argc; ++i)
+      f64 ? run<double>(argv[i], "f64", default_only) : run<float>(argv[i], "f32", default_only);
   } catch (const std::exception& e) {
     fmt::print(stderr, "bench_format_builds: {}\n", e.what());
     return 1;

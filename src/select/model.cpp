@@ -1,10 +1,14 @@
 #include "select/model.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <climits>
+#include <cstdint>
 #include <cstring>
+#include <exception>
 #include <functional>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -39,8 +43,9 @@ const char* const model_source = "selector model";
 // The model file's JSON, read in one pass straight into the model. The
 // built-in model is about 90,000 numbers: nlohmann's parser took 13-17 ms
 // over them, all of it in the first plan of every process; from_chars takes
-// about 2 ms. Keys may come in any order; keys the model does not use are
-// skipped.
+// about 2 ms on one thread (5.9 ms on the GPU machine's host), so the
+// kernels, which are most of the text, are read in parallel (array_elements).
+// Keys may come in any order; keys the model does not use are skipped.
 class ModelText {
  public:
   explicit ModelText(const std::string& text)
@@ -131,8 +136,57 @@ class ModelText {
     space();
     if (at_ != end_) fail_here("the end of the text");
   }
+  // The text of each element of an array, found by matching brackets and
+  // quotes alone (no number is read), so that the elements can be read
+  // apart; each must then be read to its end (finish()).
+  std::vector<ModelText> array_elements() {
+    std::vector<ModelText> elements;
+    array([&] {
+      space();
+      const char* start = at_;
+      pass_value();
+      elements.push_back(ModelText(start, at_, begin_));
+    });
+    return elements;
+  }
 
  private:
+  // A part [at, end) of the text that starts at `begin` (error positions count from there).
+  ModelText(const char* at, const char* end, const char* begin) : at_(at), begin_(begin), end_(end) {}
+
+  // Past one value, unread: up to the bracket that closes the one it opens,
+  // or, for a value without brackets, up to the next ',', ']' or '}' outside
+  // quotes. Unbalanced text runs to the end, where the caller's expect() fails.
+  void pass_value() {
+    // Most of the text is numbers and commas: inside brackets, a table skips
+    // all but quotes and brackets without a branch per kind of character.
+    static const auto quote_or_bracket = [] {
+      std::array<bool, 256> table{};
+      for (const unsigned char c : std::string_view("\"{}[]")) table[c] = true;
+      return table;
+    }();
+    int depth = 0;
+    while (at_ != end_) {
+      if (depth > 0)
+        while (at_ != end_ && !quote_or_bracket[static_cast<unsigned char>(*at_)]) ++at_;
+      if (at_ == end_) return;
+      const char c = *at_;
+      if (c == '"') {
+        for (++at_; at_ != end_ && *at_ != '"'; ++at_)
+          if (*at_ == '\\' && at_ + 1 != end_) ++at_;
+        if (at_ != end_) ++at_;
+        continue;
+      }
+      if (depth == 0 && (c == ',' || c == ']' || c == '}')) return;
+      if (c == '{' || c == '[') ++depth;
+      if ((c == '}' || c == ']') && --depth == 0) {
+        ++at_;
+        return;
+      }
+      ++at_;
+    }
+  }
+
   void space() {
     while (at_ != end_ && (*at_ == ' ' || *at_ == '\n' || *at_ == '\r' || *at_ == '\t')) ++at_;
   }
@@ -224,8 +278,32 @@ SelectorModel parse_selector_model(const std::string& text) {
     ModelText reader(text);
     SelectorModel model;
     std::string format;
+    // The kernels in parallel; the first bad one in file order is reported.
+    // Text whose brackets or quotes do not match is read again in order, for
+    // the byte where it first goes wrong (the matching only finds the end).
     const auto read_kernels = [&] {
-      reader.array([&] { model.kernels.push_back(read_kernel(reader, model.feature_names.size())); });
+      const ModelText at_kernels = reader;
+      std::vector<ModelText> texts;
+      try {
+        texts = reader.array_elements();
+      } catch (const ParseError&) {
+        reader = at_kernels;
+        return reader.array([&] { model.kernels.push_back(read_kernel(reader, model.feature_names.size())); });
+      }
+      const auto count = static_cast<std::int64_t>(texts.size());
+      model.kernels.resize(texts.size());
+      std::vector<std::exception_ptr> errors(texts.size());
+#pragma omp parallel for schedule(dynamic, 1) if (count > 1)
+      for (std::int64_t k = 0; k < count; ++k) {
+        try {
+          model.kernels[k] = read_kernel(texts[k], model.feature_names.size());
+          texts[k].finish();
+        } catch (...) {
+          errors[k] = std::current_exception();
+        }
+      }
+      for (const std::exception_ptr& error : errors)
+        if (error) std::rethrow_exception(error);
     };
     read_object(reader, "the model",
                 {{"format", [&] { format = reader.string(); }},

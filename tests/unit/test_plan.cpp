@@ -131,7 +131,9 @@ TEST(Plan, RefusalChecksAgreeWithTheFormatBuilders) {
       const std::optional<std::string> refusal = detail::format_refusal(kernel, m.matrix, stats, h100_shape);
       ASSERT_TRUE(refusal.has_value());
       if (refusal->empty()) {
-        if (stats.row_length_rows == m.matrix.rows) EXPECT_NO_THROW(build(m.matrix));
+        if (stats.row_length_rows == m.matrix.rows) {
+          EXPECT_NO_THROW(build(m.matrix));
+        }
       } else {
         ++refusals;
         EXPECT_THROW(build(m.matrix), Error);
@@ -282,6 +284,21 @@ TEST(SelectorModel, ReaderAgreesWithAJsonParser) {
   const std::size_t threshold = quoted_number.find("\"threshold\":[") + 13;
   quoted_number.insert(threshold, "\"");
   EXPECT_THROW(detail::parse_selector_model(quoted_number), ParseError);
+  // The kernels are read in parallel: the error is still the first kernel's,
+  // at its byte of the whole text.
+  const auto message = [](const std::string& model_text) {
+    try {
+      detail::parse_selector_model(model_text);
+    } catch (const ParseError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  std::string two_bad = quoted_number;
+  two_bad.insert(two_bad.rfind("\"threshold\":[") + 13, "\"");
+  const std::string first_error = message(quoted_number);
+  EXPECT_NE(first_error.find("at byte " + std::to_string(threshold)), std::string::npos) << first_error;
+  EXPECT_EQ(message(two_bad), first_error);
 }
 
 // The selector reads a 32nd of the entries (at least 4096, at most 2^18), so

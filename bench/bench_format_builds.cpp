@@ -154,8 +154,6 @@ void print_choice_cost(const spmv::Csr<T>& a, const spmv::PlanOptions& options, 
   fmt::print("  (plan(): {:.2f} ms; with {} named: {:.2f} ms; choosing adds {:.2f} ms = {:.1f}% of the upload)\n",
              median(by_default) * 1e3, named.kernel, median(by_name) * 1e3, added * 1e3,
              100 * added / upload_seconds);
-  fmt::print(stderr, "{{\"matrix_nnz\":{},\"plan_seconds\":{},\"named_plan_seconds\":{},\"upload_seconds\":{}}}\n",
-             a.nnz(), median(by_default), median(by_name), upload_seconds);
 }
 
 template <class T>

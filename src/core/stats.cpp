@@ -1,4 +1,5 @@
-// Structural analysis of a canonical Csr (MatrixStats).
+// Structural analysis of a canonical Csr (MatrixStats), read from the host
+// (HostRows) or through a CsrFetcher (FetchedRows, fetched_rows.hpp).
 #include "spmv/stats.hpp"
 
 #include <algorithm>
@@ -13,24 +14,22 @@
 #include <omp.h>
 
 #include "core/csr_checks.hpp"
+#include "core/fetched_rows.hpp"
 #include "core/parallel_from.hpp"
+#include "core/row_source.hpp"
 #include "spmv/error.hpp"
 
 namespace spmv {
 namespace {
 
 using detail::parallel_from;  // loops over fewer items run on the calling thread
+using detail::RowRange;
+using detail::RowSpan;
 
 // 0 for an empty row, else the k with 2^(k-1) <= length < 2^k.
 std::size_t histogram_bucket(index_t length) {
   return length <= 0 ? 0 : 32 - static_cast<std::size_t>(__builtin_clz(static_cast<unsigned>(length)));
 }
-
-// A run of rows [begin, end): what the statistics read of a sampled matrix.
-struct RowRange {
-  index_t begin = 0;
-  index_t end = 0;
-};
 
 constexpr std::size_t histogram_buckets = 33;  // histogram_bucket of any 32-bit length
 
@@ -59,7 +58,7 @@ struct LengthCounts {
 };
 
 template <class T>
-LengthCounts count_lengths(const Csr<T>& a, RowRange range, std::size_t cap) {
+LengthCounts count_lengths(const RowSpan<T>& a, RowRange range, std::size_t cap) {
   LengthCounts counts(cap);
   index_t shortest = counts.shortest, longest = 0;
   std::int64_t squares = 0;
@@ -72,7 +71,7 @@ LengthCounts count_lengths(const Csr<T>& a, RowRange range, std::size_t cap) {
     std::vector<std::int64_t> my_long_rows(histogram_buckets, 0), my_rows_of_length(sets * (cap + 1), 0);
 #pragma omp for schedule(static) nowait
     for (index_t r = range.begin; r < range.end; ++r) {
-      const index_t length = a.row_length(r);
+      const index_t length = a.length(r);
       shortest = std::min(shortest, length);
       longest = std::max(longest, length);
       squares += std::int64_t{length} * length;
@@ -91,7 +90,7 @@ LengthCounts count_lengths(const Csr<T>& a, RowRange range, std::size_t cap) {
   counts.longest = longest;
   counts.squares = squares;
   counts.rows = range.end - range.begin;
-  counts.entries = a.row_ptr[range.end] - a.row_ptr[range.begin];
+  counts.entries = a.start(range.end) - a.start(range.begin);
   return counts;
 }
 
@@ -100,16 +99,21 @@ LengthCounts count_lengths(const Csr<T>& a, RowRange range, std::size_t cap) {
 // whole; the other rows are estimated from blocks spread over them.
 constexpr index_t length_block = 1024;
 
+// The rows whose lengths are read: the heaviest blocks and every row are
+// counted exactly, the spread stands for the rest.
 struct LengthSample {
   std::vector<RowRange> heaviest, spread;
 };
 
-template <class T>
-LengthSample rows_for_lengths(const Csr<T>& a, std::int64_t budget) {
-  const auto blocks = static_cast<index_t>((std::int64_t{a.rows} + length_block - 1) / length_block);
+// The sample of rows_for_lengths, or every row (sample_rows 0 or no fewer rows).
+LengthSample rows_for_lengths(const std::vector<index_t>& block_starts, index_t rows, std::int64_t nnz,
+                              std::int64_t sample_rows) {
+  if (sample_rows <= 0 || rows <= sample_rows) return {{{0, rows}}, {}};
+  const std::int64_t budget = sample_rows;
+  const auto blocks = static_cast<index_t>((std::int64_t{rows} + length_block - 1) / length_block);
   const auto block = [&](index_t b) {
     const std::int64_t end = (b + std::int64_t{1}) * length_block;  // may pass index_t near 2^31 rows
-    return RowRange{b * length_block, static_cast<index_t>(std::min<std::int64_t>(a.rows, end))};
+    return RowRange{b * length_block, static_cast<index_t>(std::min<std::int64_t>(rows, end))};
   };
   const index_t wanted = static_cast<index_t>(std::clamp<std::int64_t>(budget / length_block / 2, 1, blocks));
   // Entries per block from every 1024th entry of row_ptr. The heaviest
@@ -118,11 +122,8 @@ LengthSample rows_for_lengths(const Csr<T>& a, std::int64_t budget) {
   // them), up to 2 * wanted, and at least the heaviest `wanted`.
   std::vector<std::pair<index_t, index_t>> entries(blocks);  // (-entries, block): the heaviest sort first
 #pragma omp parallel for schedule(static) if (blocks >= parallel_from)
-  for (index_t b = 0; b < blocks; ++b) {
-    const RowRange range = block(b);
-    entries[b] = {a.row_ptr[range.begin] - a.row_ptr[range.end], b};
-  }
-  const double outlier = -2.0 * static_cast<double>(a.nnz()) / blocks;
+  for (index_t b = 0; b < blocks; ++b) entries[b] = {block_starts[b] - block_starts[b + 1], b};
+  const double outlier = -2.0 * static_cast<double>(nnz) / blocks;
   const index_t outliers = static_cast<index_t>(std::count_if(
       entries.begin(), entries.end(), [&](const auto& e) { return e.first < outlier; }));
   const index_t heaviest = std::clamp(outliers, wanted, std::min(2 * wanted, blocks));
@@ -161,22 +162,18 @@ LengthSample rows_for_lengths(const Csr<T>& a, std::int64_t budget) {
 // entries in the HYB's ELL part with the entries, which every block's row_ptr
 // gives exactly (far less noise where lengths vary); the spread of lengths
 // from each part's variance about its own mean.
-template <class T>
-void fill_row_length_stats(MatrixStats& stats, const Csr<T>& a, std::int64_t sample_rows) {
+template <class Rows>
+void fill_row_length_stats(MatrixStats& stats, const Rows& source, const LengthSample& sample) {
   stats.ell_padding_ratio = 1.0;  // nothing stored, nothing padded
-  if (a.rows == 0) return;
-  const std::size_t cap = hyb_length_cap(stats.nnz, a.rows);
+  const index_t rows = source.rows();
+  if (rows == 0) return;
+  const std::size_t cap = hyb_length_cap(stats.nnz, rows);
   LengthCounts exact(cap), spread(cap);
-  if (sample_rows <= 0 || a.rows <= sample_rows) {
-    exact = count_lengths(a, {0, a.rows}, cap);
-  } else {
-    const LengthSample sample = rows_for_lengths(a, sample_rows);
-    for (const RowRange& range : sample.heaviest) exact.add(count_lengths(a, range, cap));
-    for (const RowRange& range : sample.spread) spread.add(count_lengths(a, range, cap));
-  }
+  for (const RowRange& range : sample.heaviest) exact.add(count_lengths(source.span(range), range, cap));
+  for (const RowRange& range : sample.spread) spread.add(count_lengths(source.span(range), range, cap));
   stats.row_length_rows = static_cast<index_t>(exact.rows + spread.rows);
-  const bool every_row = exact.rows == a.rows;
-  const double per_row = every_row ? 0.0 : static_cast<double>(a.rows - exact.rows) / spread.rows;
+  const bool every_row = exact.rows == rows;
+  const double per_row = every_row ? 0.0 : static_cast<double>(rows - exact.rows) / spread.rows;
   const double per_entry =
       every_row || spread.entries == 0 ? 0.0 : static_cast<double>(stats.nnz - exact.entries) / spread.entries;
   const auto rows_estimate = [&](std::int64_t counted, std::int64_t sampled) {
@@ -196,17 +193,17 @@ void fill_row_length_stats(MatrixStats& stats, const Csr<T>& a, std::int64_t sam
   // Rounding may leave the estimated histogram a few rows off: the most
   // common bucket takes the difference, so that it sums to rows.
   const auto used = histogram.begin() + histogram_bucket(longest) + 1;
-  *std::max_element(histogram.begin(), used) += a.rows - std::accumulate(histogram.begin(), used, std::int64_t{0});
+  *std::max_element(histogram.begin(), used) += rows - std::accumulate(histogram.begin(), used, std::int64_t{0});
 
-  const double mean = static_cast<double>(stats.nnz) / a.rows;
+  const double mean = static_cast<double>(stats.nnz) / rows;
   stats.row_length.min = std::min(exact.shortest, spread.shortest);
   stats.row_length.max = longest;
   stats.row_length.mean = mean;
   if (every_row) {
     // Variance = (rows * squares - nnz^2) / rows^2, exact in 128-bit integers.
     const __int128 spread_of_lengths =
-        static_cast<__int128>(a.rows) * exact.squares - static_cast<__int128>(stats.nnz) * stats.nnz;
-    stats.row_length.std = std::sqrt(static_cast<double>(spread_of_lengths)) / a.rows;
+        static_cast<__int128>(rows) * exact.squares - static_cast<__int128>(stats.nnz) * stats.nnz;
+    stats.row_length.std = std::sqrt(static_cast<double>(spread_of_lengths)) / rows;
   } else {
     // The two strata's variances about their own means, and their means
     // about the whole's: the rows not read have (nnz - read entries) / (rows
@@ -216,16 +213,16 @@ void fill_row_length_stats(MatrixStats& stats, const Csr<T>& a, std::int64_t sam
       return std::max(static_cast<double>(c.squares) / c.rows - mean_of_c * mean_of_c, 0.0);
     };
     const double heavy_mean = static_cast<double>(exact.entries) / exact.rows;
-    const double rest_rows = static_cast<double>(a.rows - exact.rows);
+    const double rest_rows = static_cast<double>(rows - exact.rows);
     const double rest_mean = static_cast<double>(stats.nnz - exact.entries) / rest_rows;
     const double sum = static_cast<double>(exact.rows) * (variance(exact) + (heavy_mean - mean) * (heavy_mean - mean)) +
                        rest_rows * (variance(spread) + (rest_mean - mean) * (rest_mean - mean));
-    stats.row_length.std = std::sqrt(sum / a.rows);
+    stats.row_length.std = std::sqrt(sum / rows);
   }
   stats.row_length_histogram.assign(histogram.begin(), used);
   stats.empty_rows = static_cast<index_t>(stats.row_length_histogram[0]);
-  if (stats.nnz > 0) stats.ell_padding_ratio = static_cast<double>(a.rows) * longest / stats.nnz;
-  stats.hyb_ell_width = hyb_split_width_of_counts(rows_of_length, a.rows);
+  if (stats.nnz > 0) stats.ell_padding_ratio = static_cast<double>(rows) * longest / stats.nnz;
+  stats.hyb_ell_width = hyb_split_width_of_counts(rows_of_length, rows);
   // Entries beyond the width: nnz minus what the ELL part holds.
   const auto in_ell = [&](const LengthCounts& counts) {
     std::int64_t entries = 0;
@@ -246,46 +243,120 @@ void fill_row_length_stats(MatrixStats& stats, const Csr<T>& a, std::int64_t sam
 // where 8 rows of mean length exceed a run's share, so that long rows do not
 // make the sample many times the budget. Where every run would begin with an
 // outlying row, one run from the first row that is not.
-template <class T>
-std::vector<RowRange> rows_to_read(const Csr<T>& a, std::int64_t budget) {
-  if (budget <= 0 || a.nnz() <= budget) return {{0, a.rows}};
-  constexpr index_t start_alignment = 64, end_alignment = 8;
-  const double mean_row_length = static_cast<double>(a.nnz()) / a.rows;
-  const index_t runs = static_cast<index_t>(
-      std::clamp(budget / (end_alignment * mean_row_length), 1.0, 64.0));
-  const std::int64_t per_run = std::max<std::int64_t>(budget / runs, 1);
-  const auto outlying = [&](index_t r) { return a.row_length(r) > per_run && a.row_length(r) > 8 * mean_row_length; };
-  // The rows from `begin` (before `limit`) up to the first row boundary at
-  // which they hold per_run entries, rounded up to a multiple of 8 rows. A
-  // row longer than a run's share and far longer than most (a few huge rows
-  // among short ones) ends the run before it: its length is known from
-  // row_ptr, and reading it could cost more than the whole sample.
-  const auto run_from = [&](index_t begin, index_t limit) {
-    const auto enough = std::lower_bound(a.row_ptr.begin() + begin + 1, a.row_ptr.begin() + limit,
-                                         a.row_ptr[begin] + per_run);
-    index_t end = static_cast<index_t>(enough - a.row_ptr.begin());
-    end = std::min((end + end_alignment - 1) / end_alignment * end_alignment, limit);
-    for (index_t r = begin; r < end; ++r)
-      if (outlying(r)) end = r;
-    return RowRange{begin, end};
+//
+// Planned in two steps, so that a fetched matrix's rows are read in one go:
+// where each run begins and how far the search for its end may go (from the
+// row pointers every 1024 rows), then the ends (from the rows searched).
+struct RunPlan {
+  struct Run {
+    index_t begin = 0;
+    index_t limit = 0;       // the next run's start, or rows
+    index_t search_end = 0;  // the run ends at or before it
   };
-  std::vector<RowRange> ranges;
+  bool every_row = false;
+  std::int64_t per_run = 0;
+  double mean_row_length = 0;
+  std::vector<Run> runs;
+
+  // The rows whose pointers the ends are found from: [begin, search_end].
+  std::vector<RowRange> searched(index_t rows) const {
+    if (every_row) return {{0, rows}};
+    std::vector<RowRange> windows;
+    for (const Run& run : runs) windows.push_back({run.begin, run.search_end});
+    return windows;
+  }
+  // Whether row r (of `length`) ends a run before it: longer than a run's
+  // share and far longer than most (a few huge rows among short ones). Its
+  // length is known from row_ptr, and reading it could cost more than the
+  // whole sample.
+  bool outlying(index_t length) const { return length > per_run && length > 8 * mean_row_length; }
+};
+
+constexpr index_t run_start_alignment = 64, run_end_alignment = 8;
+
+// A bound on where the run from `begin` (before `limit`) holds per_run
+// entries: row_ptr[begin] is at most the row pointer at the next multiple of
+// length_block, so the first such multiple whose row pointer is per_run
+// beyond that one bounds it (or limit).
+index_t run_search_end(const std::vector<index_t>& block_starts, index_t begin, index_t limit,
+                       std::int64_t per_run) {
+  const auto next_block = static_cast<std::size_t>((std::int64_t{begin} + length_block - 1) / length_block);
+  const std::int64_t enough = std::int64_t{block_starts[next_block]} + per_run;
+  const auto found = std::lower_bound(block_starts.begin() + static_cast<std::ptrdiff_t>(next_block),
+                                      block_starts.end(), enough,
+                                      [](index_t start, std::int64_t value) { return start < value; });
+  if (found == block_starts.end()) return limit;
+  const std::int64_t row = static_cast<std::int64_t>(found - block_starts.begin()) * length_block;
+  return static_cast<index_t>(std::min<std::int64_t>(row, limit));
+}
+
+RunPlan plan_runs(const std::vector<index_t>& block_starts, index_t rows, std::int64_t nnz, std::int64_t budget) {
+  RunPlan plan;
+  if (budget <= 0 || nnz <= budget) {
+    plan.every_row = true;
+    return plan;
+  }
+  plan.mean_row_length = static_cast<double>(nnz) / rows;
+  const index_t runs = static_cast<index_t>(
+      std::clamp(budget / (run_end_alignment * plan.mean_row_length), 1.0, 64.0));
+  plan.per_run = std::max<std::int64_t>(budget / runs, 1);
   for (index_t i = 0; i < runs; ++i) {
-    const index_t begin = static_cast<index_t>(std::int64_t{a.rows} * i / runs / start_alignment * start_alignment);
-    const index_t limit = i + 1 == runs ? a.rows
-                                        : static_cast<index_t>(std::int64_t{a.rows} * (i + 1) / runs /
-                                                               start_alignment * start_alignment);
+    const index_t begin =
+        static_cast<index_t>(std::int64_t{rows} * i / runs / run_start_alignment * run_start_alignment);
+    const index_t limit = i + 1 == runs ? rows
+                                        : static_cast<index_t>(std::int64_t{rows} * (i + 1) / runs /
+                                                               run_start_alignment * run_start_alignment);
     if (begin >= limit) continue;  // fewer than 64 * runs rows: some runs coincide
-    const RowRange run = run_from(begin, limit);
-    if (run.end > run.begin) ranges.push_back(run);
+    plan.runs.push_back({begin, limit, run_search_end(block_starts, begin, limit, plan.per_run)});
+  }
+  return plan;
+}
+
+// The rows from run.begin up to the first row boundary at which they hold
+// per_run entries, rounded up to a multiple of 8 rows (at most run.limit),
+// and before the first outlying row; `searched` holds rows [begin, search_end].
+template <class T>
+RowRange run_rows(const RowSpan<T>& searched, const RunPlan::Run& run, const RunPlan& plan) {
+  const std::int64_t enough = std::int64_t{searched.start(run.begin)} + plan.per_run;
+  index_t low = run.begin + 1, high = run.search_end;  // the first row pointer >= enough, else search_end
+  while (low < high) {
+    const index_t middle = low + (high - low) / 2;
+    if (searched.start(middle) < enough)
+      low = middle + 1;
+    else
+      high = middle;
+  }
+  index_t end = std::min((low + run_end_alignment - 1) / run_end_alignment * run_end_alignment, run.limit);
+  for (index_t r = run.begin; r < end; ++r)
+    if (plan.outlying(searched.length(r))) end = r;
+  return {run.begin, end};
+}
+
+template <class Rows>
+std::vector<RowRange> rows_to_read(Rows& source, const RunPlan& plan, const std::vector<index_t>& block_starts) {
+  const index_t rows = source.rows();
+  if (plan.every_row) return {{0, rows}};
+  std::vector<RowRange> ranges;
+  for (const RunPlan::Run& run : plan.runs) {
+    const RowRange read = run_rows(source.span({run.begin, run.search_end}), run, plan);
+    if (read.end > read.begin) ranges.push_back(read);
   }
   if (ranges.empty()) {
     // Every run began with an outlying row (one run, a hub as the first row):
     // one run from the first row that is not, which exists (not every row is
-    // far longer than the mean), unaligned.
+    // far longer than the mean), unaligned. Its rows are read block by block.
     index_t first = 0;
-    while (outlying(first)) ++first;
-    ranges.push_back(run_from(first, a.rows));
+    for (index_t block = 0;; block += length_block) {
+      const RowRange lengths{block,
+                             static_cast<index_t>(std::min<std::int64_t>(rows, std::int64_t{block} + length_block))};
+      source.read_row_pointers({lengths});
+      const auto span = source.span(lengths);
+      while (first < lengths.end && plan.outlying(span.length(first))) ++first;
+      if (first < lengths.end) break;
+    }
+    const RunPlan::Run run{first, rows, run_search_end(block_starts, first, rows, plan.per_run)};
+    source.read_row_pointers({{run.begin, run.search_end}});
+    ranges.push_back(run_rows(source.span({run.begin, run.search_end}), run, plan));
   }
   return ranges;
 }
@@ -302,10 +373,9 @@ class RangeRows {
   std::size_t range_of(index_t p) const {
     return static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), p) - first_.begin()) - 1;
   }
-  index_t row(index_t p) const {
-    const std::size_t i = range_of(p);
-    return ranges_[i].begin + (p - first_[i]);
-  }
+  index_t row(index_t p) const { return row_in(range_of(p), p); }
+  // The row at position p, which range i holds.
+  index_t row_in(std::size_t i, index_t p) const { return ranges_[i].begin + (p - first_[i]); }
 
  private:
   const std::vector<RowRange>& ranges_;
@@ -318,6 +388,20 @@ std::int64_t entries_in(const Csr<T>& a, const std::vector<RowRange>& ranges) {
   std::int64_t entries = 0;
   for (const RowRange& range : ranges) entries += a.row_ptr[range.end] - a.row_ptr[range.begin];
   return entries;
+}
+template <class T>
+std::int64_t entries_in(const std::vector<RowSpan<T>>& spans) {
+  std::int64_t entries = 0;
+  for (const RowSpan<T>& span : spans) entries += span.entries();
+  return entries;
+}
+
+// The rows the spans cover, in order.
+template <class T>
+std::vector<RowRange> rows_of(const std::vector<RowSpan<T>>& spans) {
+  std::vector<RowRange> ranges;
+  for (const RowSpan<T>& span : spans) ranges.push_back(span.rows);
+  return ranges;
 }
 
 // The plan for the GPU leaves the columns to the device's check after the
@@ -341,32 +425,38 @@ void check_entries_read(const Csr<T>& a, const std::vector<RowRange>& ranges) {
 constexpr std::size_t banded_diagonal_words = std::size_t{1} << 14;
 
 template <class T>
-void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a, const std::vector<RowRange>& ranges) {
+void fill_diagonal_stats(MatrixStats& stats, const std::vector<RowSpan<T>>& spans) {
+  const std::vector<RowRange> ranges = rows_of(spans);
   const RangeRows rows(ranges);
   // Rows are sorted, so a row's first and last entries give its extent.
   index_t lower = 0, upper = 0;
 #pragma omp parallel for reduction(max : lower, upper) schedule(static) if (rows.count() >= parallel_from)
   for (index_t p = 0; p < rows.count(); ++p) {
-    const index_t r = rows.row(p);
-    if (a.row_ptr[r] == a.row_ptr[r + 1]) continue;
-    lower = std::max(lower, r - a.col_idx[a.row_ptr[r]]);
-    upper = std::max(upper, a.col_idx[a.row_ptr[r + 1] - 1] - r);
+    const std::size_t i = rows.range_of(p);
+    const index_t r = rows.row_in(i, p), length = spans[i].length(r);
+    if (length == 0) continue;
+    lower = std::max(lower, r - spans[i].columns(r)[0]);
+    upper = std::max(upper, spans[i].columns(r)[length - 1] - r);
   }
   stats.lower_bandwidth = lower;
   stats.upper_bandwidth = upper;
-  if (a.nnz() == 0) return;
+  if (stats.nnz == 0) return;
   // One bit per diagonal j - i in [-lower, upper] (the bandwidth of the rows
   // read: a banded matrix's few words, not one per row).
   const std::size_t words = (static_cast<std::size_t>(lower) + upper + 64) / 64;
-  // Sets the bits of row r's diagonals that `bits` holds: diagonals [low, low + 64 * bits.size()).
-  const auto mark = [&](std::vector<std::uint64_t>& bits, index_t r, std::size_t low) {
+  // Sets the bits of the diagonals of the row at position p that `bits`
+  // holds: diagonals [low, low + 64 * bits.size()).
+  const auto mark = [&](std::vector<std::uint64_t>& bits, index_t p, std::size_t low) {
     const std::size_t width = 64 * bits.size();
-    for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-      const auto bit = static_cast<std::size_t>(std::int64_t{a.col_idx[k]} - r + lower) - low;
+    const std::size_t i = rows.range_of(p);
+    const index_t r = rows.row_in(i, p), length = spans[i].length(r);
+    const index_t* columns = spans[i].columns(r);
+    for (index_t k = 0; k < length; ++k) {
+      const auto bit = static_cast<std::size_t>(std::int64_t{columns[k]} - r + lower) - low;
       if (bit < width) bits[bit / 64] |= std::uint64_t{1} << (bit % 64);
     }
   };
-  const bool parallel = entries_in(a, ranges) >= parallel_from;
+  const bool parallel = entries_in(spans) >= parallel_from;
   std::int64_t count = 0;
   if (words <= banded_diagonal_words) {
     // Few diagonals: each thread marks its rows' diagonals in a bitmap of its
@@ -376,7 +466,7 @@ void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a, const std::vector<
     {
       std::vector<std::uint64_t> mine(words, 0);
 #pragma omp for schedule(static) nowait
-      for (index_t p = 0; p < rows.count(); ++p) mark(mine, rows.row(p), 0);
+      for (index_t p = 0; p < rows.count(); ++p) mark(mine, p, 0);
 #pragma omp critical
       for (std::size_t w = 0; w < words; ++w) occupied[w] |= mine[w];
     }
@@ -394,7 +484,7 @@ void fill_diagonal_stats(MatrixStats& stats, const Csr<T>& a, const std::vector<
       const auto thread = static_cast<std::size_t>(omp_get_thread_num());
       const std::size_t first_word = words * thread / threads, end_word = words * (thread + 1) / threads;
       std::vector<std::uint64_t> slice(end_word - first_word, 0);
-      for (index_t p = 0; p < rows.count(); ++p) mark(slice, rows.row(p), 64 * first_word);
+      for (index_t p = 0; p < rows.count(); ++p) mark(slice, p, 64 * first_word);
       for (const std::uint64_t word : slice) count += __builtin_popcountll(word);
     }
   }
@@ -449,8 +539,7 @@ class DistinctKeys {
 // columns of each in a small set (a mark per block column would cost memory
 // and time in the column count, more than a sample reads).
 template <class T>
-BlockDensity block_density(const Csr<T>& a, index_t block_rows, index_t block_cols,
-                           const std::vector<RowRange>& ranges) {
+BlockDensity block_density(const std::vector<RowSpan<T>>& spans, index_t block_rows, index_t block_cols) {
   if (block_rows < 1 || block_cols < 1)
     throw InvalidArgument("block density: block shape " + std::to_string(block_rows) + " x " +
                           std::to_string(block_cols) + " must be at least 1 x 1");
@@ -459,7 +548,7 @@ BlockDensity block_density(const Csr<T>& a, index_t block_rows, index_t block_co
   result.block_cols = block_cols;
   // The block rows each range touches; each counts only the range's rows.
   std::vector<RowRange> block_row_ranges;
-  for (const RowRange& range : ranges)
+  for (const RowRange& range : rows_of(spans))
     block_row_ranges.push_back({range.begin / block_rows, range.end / block_rows + (range.end % block_rows != 0)});
   const RangeRows pieces(block_row_ranges);
   // A division would cost more than the rest of the loop; the selector's widths are powers of two.
@@ -469,20 +558,23 @@ BlockDensity block_density(const Csr<T>& a, index_t block_rows, index_t block_co
   // a few long rows: 8 block rows of 2 rows each then keep 8 threads busy).
   const int chunk = static_cast<int>(std::clamp<index_t>(pieces.count() / (8 * omp_get_max_threads()), 1, 64));
   std::int64_t occupied = 0, entries = 0;
-#pragma omp parallel reduction(+ : occupied, entries) if (entries_in(a, ranges) >= parallel_from)
+#pragma omp parallel reduction(+ : occupied, entries) if (entries_in(spans) >= parallel_from)
   {
     DistinctKeys<index_t> columns;
 #pragma omp for schedule(dynamic, chunk)
     for (index_t p = 0; p < pieces.count(); ++p) {
-      const RowRange& range = ranges[pieces.range_of(p)];
-      const std::int64_t top = std::int64_t{pieces.row(p)} * block_rows;
-      const index_t first = a.row_ptr[std::max<std::int64_t>(top, range.begin)];
-      const index_t end = a.row_ptr[std::min<std::int64_t>(top + block_rows, range.end)];
-      entries += end - first;
-      columns.clear(static_cast<std::size_t>(end - first));
+      const std::size_t i = pieces.range_of(p);
+      const RowSpan<T>& span = spans[i];
+      const std::int64_t top = std::int64_t{pieces.row_in(i, p)} * block_rows;
+      const auto first_row = static_cast<index_t>(std::max<std::int64_t>(top, span.rows.begin));
+      const auto end_row = static_cast<index_t>(std::min<std::int64_t>(top + block_rows, span.rows.end));
+      const index_t count = span.start(end_row) - span.start(first_row);
+      const index_t* block_columns = span.columns(first_row);  // the block's rows, one after another
+      entries += count;
+      columns.clear(static_cast<std::size_t>(count));
       index_t previous = -1;  // a row's entries are sorted: repeats are adjacent
-      for (index_t k = first; k < end; ++k) {
-        const index_t block_col = power_of_two ? a.col_idx[k] >> shift : a.col_idx[k] / block_cols;
+      for (index_t k = 0; k < count; ++k) {
+        const index_t block_col = power_of_two ? block_columns[k] >> shift : block_columns[k] / block_cols;
         if (block_col != previous) columns.insert(block_col);
         previous = block_col;
       }
@@ -538,11 +630,12 @@ std::uint64_t value_key(T v) {
 // entries of the ranges are counted in one parallel pass, a small set per
 // thread; returns -1 when there are more than `limit`.
 template <class T>
-std::int64_t count_few_distinct(const Csr<T>& a, const std::vector<RowRange>& ranges, std::size_t limit) {
+std::int64_t count_few_distinct(const std::vector<RowSpan<T>>& spans, std::size_t limit) {
+  const std::vector<RowRange> ranges = rows_of(spans);
   const RangeRows rows(ranges);
   bool too_many = false;
   std::vector<std::uint64_t> keys;  // every thread's set, with repeats across threads
-#pragma omp parallel if (entries_in(a, ranges) >= parallel_from)
+#pragma omp parallel if (entries_in(spans) >= parallel_from)
   {
     DistinctKeys<std::uint64_t> mine;
     mine.clear(limit + 1);
@@ -552,10 +645,12 @@ std::int64_t count_few_distinct(const Csr<T>& a, const std::vector<RowRange>& ra
 #pragma omp atomic read
       stop = too_many;
       if (stop) continue;
-      const index_t r = rows.row(p);
+      const std::size_t i = rows.range_of(p);
+      const index_t r = rows.row_in(i, p), length = spans[i].length(r);
+      const T* values = spans[i].row_values(r);
       // (The set holds limit + 1 keys at most: its table has room for twice that.)
-      for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1] && !stop; ++k) {
-        mine.insert(value_key(a.values[k]));
+      for (index_t k = 0; k < length && !stop; ++k) {
+        mine.insert(value_key(values[k]));
         stop = static_cast<std::size_t>(mine.count()) > limit;
       }
       if (stop) {
@@ -578,26 +673,26 @@ std::int64_t count_few_distinct(const Csr<T>& a, const std::vector<RowRange>& ra
 // are even however the values cluster; then each bucket is sorted on its own,
 // in cache and in parallel.
 template <class T>
-std::int64_t count_distinct_by_sorting(const std::vector<T>& values) {
+std::int64_t count_distinct_by_sorting(const T* values, std::size_t count) {
   constexpr int bucket_bits = 12;
   constexpr std::size_t buckets = std::size_t{1} << bucket_bits;
   auto bucket_of = [](std::uint64_t key) {
     return (key * 0x9E3779B97F4A7C15ull) >> (64 - bucket_bits);
   };
   std::vector<std::size_t> bucket_begin(buckets + 1, 0);
-  for (T v : values) ++bucket_begin[bucket_of(value_key(v)) + 1];
+  for (std::size_t k = 0; k < count; ++k) ++bucket_begin[bucket_of(value_key(values[k])) + 1];
   for (std::size_t b = 0; b < buckets; ++b) bucket_begin[b + 1] += bucket_begin[b];
-  std::vector<std::uint64_t> keys(values.size());
+  std::vector<std::uint64_t> keys(count);
   {
     std::vector<std::size_t> next(bucket_begin.begin(), bucket_begin.end() - 1);
-    for (T v : values) {
-      const std::uint64_t key = value_key(v);
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::uint64_t key = value_key(values[k]);
       keys[next[bucket_of(key)]++] = key;
     }
   }
   std::int64_t distinct = 0;
 #pragma omp parallel for schedule(dynamic, 16) reduction(+ : distinct) \
-    if (static_cast<std::int64_t>(values.size()) >= parallel_from)
+    if (static_cast<std::int64_t>(count) >= parallel_from)
   for (std::size_t b = 0; b < buckets; ++b) {
     const auto begin = keys.begin() + static_cast<std::ptrdiff_t>(bucket_begin[b]);
     const auto end = keys.begin() + static_cast<std::ptrdiff_t>(bucket_begin[b + 1]);
@@ -609,16 +704,15 @@ std::int64_t count_distinct_by_sorting(const std::vector<T>& values) {
 
 // Distinct values among the entries of the ranges (see StatsOptions::distinct_value_limit).
 template <class T>
-std::int64_t count_distinct_values(const Csr<T>& a, const std::vector<RowRange>& ranges, std::size_t limit) {
+std::int64_t count_distinct_values(const std::vector<RowSpan<T>>& spans, std::size_t limit) {
   constexpr std::size_t few = 1024;
-  const std::int64_t count = count_few_distinct(a, ranges, limit > 0 ? limit : few);
+  const std::int64_t count = count_few_distinct(spans, limit > 0 ? limit : few);
   if (count >= 0) return count;
   if (limit > 0) return static_cast<std::int64_t>(limit) + 1;
-  if (ranges.size() == 1 && ranges[0].begin == 0 && ranges[0].end == a.rows) return count_distinct_by_sorting(a.values);
+  if (spans.size() == 1) return count_distinct_by_sorting(spans[0].values, static_cast<std::size_t>(spans[0].entries()));
   std::vector<T> sample;
-  for (const RowRange& range : ranges)
-    sample.insert(sample.end(), a.values.begin() + a.row_ptr[range.begin], a.values.begin() + a.row_ptr[range.end]);
-  return count_distinct_by_sorting(sample);
+  for (const RowSpan<T>& span : spans) sample.insert(sample.end(), span.values, span.values + span.entries());
+  return count_distinct_by_sorting(sample.data(), sample.size());
 }
 
 }  // namespace
@@ -651,27 +745,94 @@ index_t hyb_split_width(const std::vector<index_t>& row_lengths) {
   return hyb_split_width_of_counts(rows_of_length, rows);
 }
 
+namespace {
+
+// A host Csr as the analysis reads it: every row is there to read.
 template <class T>
-MatrixStats analyse(const Csr<T>& a, const StatsOptions& options) {
+class HostRows {
+ public:
+  using value_type = T;
+  explicit HostRows(const Csr<T>& a) : a_(a) {}
+  index_t rows() const { return a_.rows; }
+  index_t cols() const { return a_.cols; }
+  index_t nnz() const { return a_.nnz(); }
+  std::vector<index_t> row_pointers_every(index_t stride) const {
+    std::vector<index_t> starts;
+    for (std::int64_t r = 0; r < a_.rows; r += stride) starts.push_back(a_.row_ptr[r]);
+    starts.push_back(a_.row_ptr[a_.rows]);
+    return starts;
+  }
+  void read_row_pointers(const std::vector<RowRange>&) const {}
+  void read_entries(const std::vector<RowRange>&) const {}
+  RowSpan<T> span(RowRange range) const {
+    const index_t first = a_.row_ptr[range.begin];
+    return {range, a_.row_ptr.data() + range.begin, a_.col_idx.data() + first, a_.values.data() + first};
+  }
+  void check_entries(const std::vector<RowRange>& ranges) const { check_entries_read(a_, ranges); }
+  void fill_symmetry(MatrixStats& stats, const std::vector<RowRange>& ranges) const {
+    spmv::fill_symmetry(stats, a_, ranges);
+  }
+
+ private:
+  const Csr<T>& a_;
+};
+
+// The analysis of whatever `source` reads (HostRows, detail::FetchedRows):
+// first the row pointers every 1024 rows, which tell which rows the samples
+// read; then those rows' pointers; then the entries of the structure sample.
+template <class Rows>
+MatrixStats analyse_rows(Rows& source, const StatsOptions& options) {
+  using T = typename Rows::value_type;
   MatrixStats stats;
-  stats.rows = a.rows;
-  stats.cols = a.cols;
-  stats.nnz = a.nnz();
-  fill_row_length_stats(stats, a, options.sample_rows);
+  stats.rows = source.rows();
+  stats.cols = source.cols();
+  stats.nnz = source.nnz();
+  const std::vector<index_t> block_starts = source.row_pointers_every(length_block);
+  const LengthSample lengths = rows_for_lengths(block_starts, stats.rows, stats.nnz, options.sample_rows);
+  const RunPlan runs = plan_runs(block_starts, stats.rows, stats.nnz, options.sample_nonzeros);
+  std::vector<RowRange> pointers_read = lengths.heaviest;
+  pointers_read.insert(pointers_read.end(), lengths.spread.begin(), lengths.spread.end());
+  const std::vector<RowRange> searched = runs.searched(stats.rows);
+  pointers_read.insert(pointers_read.end(), searched.begin(), searched.end());
+  source.read_row_pointers(pointers_read);
+  fill_row_length_stats(stats, source, lengths);
   if (options.distinct_value_limit & (options.distinct_value_limit - 1))
     throw InvalidArgument("analyse: distinct_value_limit must be 0 or a power of two (got " +
                           std::to_string(options.distinct_value_limit) + ")");
-  const std::vector<RowRange> ranges = rows_to_read(a, options.sample_nonzeros);
-  for (const RowRange& range : ranges) stats.sampled_rows += range.end - range.begin;
-  stats.sampled_nnz = entries_in(a, ranges);
-  check_entries_read(a, ranges);
-  fill_diagonal_stats(stats, a, ranges);
+  const std::vector<RowRange> ranges = rows_to_read(source, runs, block_starts);
+  source.read_entries(ranges);
+  std::vector<RowSpan<T>> spans;
+  for (const RowRange& range : ranges) {
+    spans.push_back(source.span(range));
+    stats.sampled_rows += range.end - range.begin;
+  }
+  stats.sampled_nnz = entries_in(spans);
+  source.check_entries(ranges);
+  fill_diagonal_stats(stats, spans);
   for (const auto& [block_rows, block_cols] : options.block_sizes)
-    stats.block_density.push_back(block_density(a, block_rows, block_cols, ranges));
-  if (options.symmetry) fill_symmetry(stats, a, ranges);
-  stats.distinct_values = count_distinct_values(a, ranges, options.distinct_value_limit);
+    stats.block_density.push_back(block_density(spans, block_rows, block_cols));
+  if (options.symmetry) source.fill_symmetry(stats, ranges);
+  stats.distinct_values = count_distinct_values(spans, options.distinct_value_limit);
   return stats;
 }
+
+}  // namespace
+
+template <class T>
+MatrixStats analyse(const Csr<T>& a, const StatsOptions& options) {
+  HostRows<T> source(a);
+  return analyse_rows(source, options);
+}
+
+namespace detail {
+template <class T>
+MatrixStats analyse_fetched(CsrFetcher<T>& fetcher, const StatsOptions& options) {
+  FetchedRows<T> source(fetcher);
+  return analyse_rows(source, options);
+}
+template MatrixStats analyse_fetched(CsrFetcher<float>&, const StatsOptions&);
+template MatrixStats analyse_fetched(CsrFetcher<double>&, const StatsOptions&);
+}  // namespace detail
 
 template MatrixStats analyse(const Csr<float>&, const StatsOptions&);
 template MatrixStats analyse(const Csr<double>&, const StatsOptions&);

@@ -11,7 +11,8 @@
 // row is plan() with no kernel named, as a user calls it, with a line of where
 // its time went and one of what choosing adds to plan() by the wall clock; the
 // process's first plan, which reads the selector model and measures the
-// device, is timed once before the matrices. "payback" is the number of products
+// device, is timed once before the matrices; and a line of the default plan
+// of the same matrix handed over on the device. "payback" is the number of products
 // after which our extra setup over cuSPARSE's default algorithm is repaid by
 // faster products (- when ours is slower). JSON lines on stderr feed
 // bench/refit_setup.py.
@@ -32,6 +33,7 @@
 
 #include "core/backends.hpp"
 #include "core/workbench.hpp"
+#include "cuda/device_buffer.hpp"
 #include "spmv/error.hpp"
 #include "spmv/formats/blocked.hpp"
 #include "spmv/formats/bro_coo.hpp"
@@ -156,6 +158,35 @@ void print_choice_cost(const spmv::Csr<T>& a, const spmv::PlanOptions& options, 
              100 * added / upload_seconds);
 }
 
+// The default plan of the same matrix handed over on the device
+// (DeviceCsrView): make_plan (its checks and analysis there) and
+// make_operator (a device copy and the build), five of each, medians, and
+// the same kernel chosen as from the host.
+template <class T>
+void print_device_plan_cost(const spmv::Csr<T>& a, const spmv::PlanOptions& options, const spmv::Plan& chosen,
+                            double upload_seconds) {
+  const spmv::detail::DeviceBuffer<spmv::index_t> row_ptr(a.row_ptr, "row_ptr"), col_idx(a.col_idx, "col_idx");
+  const spmv::detail::DeviceBuffer<T> values(a.values, "values");
+  const spmv::DeviceCsrView<T> view{a.rows, a.cols, a.nnz(), row_ptr.data(), col_idx.data(), values.data()};
+  std::vector<double> planning, analysing, building;
+  spmv::Plan on_device;
+  for (int run = 0; run < 5; ++run) {
+    const auto plan_start = clock_type::now();
+    on_device = spmv::make_plan(view, options);
+    planning.push_back(seconds_since(plan_start));
+    analysing.push_back(on_device.analysis_seconds);
+    const auto build_start = clock_type::now();
+    spmv::make_operator(on_device, view).reset();
+    building.push_back(seconds_since(build_start));
+  }
+  if (on_device.options.kernel != chosen.options.kernel)
+    throw std::runtime_error("the plan from the device chose " + on_device.options.kernel + ", from the host " +
+                             chosen.options.kernel);
+  fmt::print("  (from a device CSR: make_plan {:.2f} ms (analysis {:.2f}), make_operator {:.2f} ms; the upload it "
+             "saves: {:.2f} ms)\n",
+             median(planning) * 1e3, median(analysing) * 1e3, median(building) * 1e3, upload_seconds * 1e3);
+}
+
 template <class T>
 void run(const std::string& spec, const char* precision, bool default_only) {
   const spmv::Csr<T> a = spmv::cast<T>(spmv::generate(spmv::parse_generator_spec(spec)));
@@ -231,7 +262,10 @@ void run(const std::string& spec, const char* precision, bool default_only) {
                  (plan_seconds - chosen.analysis_seconds - chosen.selection_seconds) * 1e3, operator_seconds * 1e3,
                  d.upload_seconds * 1e3, d.build_seconds * 1e3,
                  (operator_seconds - d.upload_seconds - d.build_seconds) * 1e3);
-    if (k.name.empty()) print_choice_cost(a, options, chosen, d.upload_seconds);
+    if (k.name.empty()) {
+      print_choice_cost(a, options, chosen, d.upload_seconds);
+      print_device_plan_cost(a, options, chosen, d.upload_seconds);
+    }
     fmt::print(stderr,
                "{{\"matrix\":\"{}\",\"nnz\":{},\"precision\":\"{}\",\"backend\":\"{}\",\"kernel\":\"{}\","
                "\"plan_seconds\":{},\"make_operator_seconds\":{},\"host_build_seconds\":{},"

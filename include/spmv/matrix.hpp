@@ -41,6 +41,21 @@ struct Csr {
   index_t row_length(index_t r) const { return row_ptr[r + 1] - row_ptr[r]; }
 };
 
+// A canonical CSR matrix whose arrays are on a CUDA device already (memory
+// from cudaMalloc, a CuPy array, a PyTorch tensor): plan(), make_plan() and
+// make_operator() read it there, for the cuda and cusparse backends, on the
+// device PlanOptions::device. The view owns nothing: the arrays must stay
+// valid while those calls run; the operator keeps a copy of its own.
+template <class T>
+struct DeviceCsrView {
+  index_t rows = 0;
+  index_t cols = 0;
+  index_t nnz = 0;
+  const index_t* row_ptr = nullptr;  // rows + 1 entries
+  const index_t* col_idx = nullptr;  // nnz entries (may be null when nnz is 0)
+  const T* values = nullptr;         // nnz entries (may be null when nnz is 0)
+};
+
 template <class T>
 bool operator==(const Csr<T>& a, const Csr<T>& b) {
   return a.rows == b.rows && a.cols == b.cols && a.row_ptr == b.row_ptr &&

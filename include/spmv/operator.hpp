@@ -268,6 +268,10 @@ class Operator {
 // the device cannot hold the operator.
 template <class T>
 std::unique_ptr<Operator<T>> plan(const Csr<T>& a, const PlanOptions& options = {});
+// The same for a matrix on the device (matrix.hpp): nothing is uploaded, and
+// the matrix is not copied back (see make_plan in plan.hpp).
+template <class T>
+std::unique_ptr<Operator<T>> plan(const DeviceCsrView<T>& a, const PlanOptions& options);
 
 // True when this build has the CUDA backend and a CUDA device is present.
 bool cuda_available();

@@ -90,6 +90,21 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options = {});
 template <class T>
 std::unique_ptr<Operator<T>> make_operator(const Plan& plan, const Csr<T>& a);
 
+// The plan and the operator of a CSR already on the device, for the cuda and
+// cusparse backends (InvalidArgument for another backend or a reordering).
+// The device checks the row pointers and columns, with validate()'s
+// messages. The analysis copies back what it samples (the row pointers every
+// 1024 rows and the rows it reads, a few percent of a large matrix) and
+// gives the statistics, and so the choice, of the same matrix on the host.
+// The operator copies the arrays on the device and builds its format there.
+// Copied back in full: the row pointers, for the kernels that split rows
+// into pieces on the host (csr-adaptive, csr-hub, csr-merge) and for an
+// operator that chooses its own CSR kernel for A^T (deterministic mode).
+template <class T>
+Plan make_plan(const DeviceCsrView<T>& a, const PlanOptions& options);
+template <class T>
+std::unique_ptr<Operator<T>> make_operator(const Plan& plan, const DeviceCsrView<T>& a);
+
 // JSON text of a plan, and the plan back from it (throws ParseError naming
 // the field that is missing or malformed).
 std::string plan_to_json(const Plan& plan);

@@ -1,9 +1,10 @@
 """Sparse matrices into the library's CSR, and the library's readers and generators.
 
-The library plans an operator from a host CSR matrix (it uploads it once,
-then builds the format on the device), so a matrix on the device (CuPy,
-PyTorch) is copied to the host here, once, at plan time. Operands of the
-products are never copied.
+A matrix on the host (SciPy, a tuple of arrays) becomes the library's host
+CSR, which the plan uploads once. A CSR matrix on the GPU (CuPy, a CUDA
+torch tensor) is planned where it is: the library reads its arrays on the
+device, through a DeviceCsr view that keeps them alive for the call.
+Operands of the products are never copied.
 """
 
 import sys
@@ -26,7 +27,7 @@ def value_type_of(dtype):
 
 
 def _host_csr_arrays(matrix):
-    """(indptr, indices, data, shape) as NumPy arrays of any SciPy, CuPy or
+    """(indptr, indices, data, shape) as NumPy arrays of any SciPy or host
     PyTorch sparse matrix, or of an (indptr, indices, data, shape) tuple."""
     if isinstance(matrix, (tuple, list)):
         if len(matrix) != 4:
@@ -37,9 +38,6 @@ def _host_csr_arrays(matrix):
     if module.startswith("scipy.sparse"):
         csr = matrix.tocsr()
         return csr.indptr, csr.indices, csr.data, csr.shape
-    if module.startswith("cupyx.scipy.sparse"):
-        csr = matrix.tocsr()
-        return csr.indptr.get(), csr.indices.get(), csr.data.get(), csr.shape
     if module == "torch":
         torch = sys.modules["torch"]
         if matrix.layout != torch.sparse_csr:
@@ -51,15 +49,77 @@ def _host_csr_arrays(matrix):
                     f"got {type(matrix).__name__}")
 
 
-def library_csr(matrix, dtype=None):
-    """The library's Csr (CsrF32 or CsrF64) of `matrix`: validated, duplicates
-    summed, rows sorted. The value type is `dtype`, else the matrix's own."""
-    indptr, indices, data, shape = _host_csr_arrays(matrix)
+class DeviceMatrix:
+    """A CSR matrix on the GPU as the library reads it: `view` (DeviceCsrF32 or
+    DeviceCsrF64) holds the addresses of `arrays`, which this object keeps
+    alive; `device` is the CUDA device they are on."""
+
+    def __init__(self, view, arrays, device):
+        self.view = view
+        self.arrays = arrays
+        self.device = device
+
+
+def _checked_sizes(data, indices, shape, dtype):
+    """(value type, rows, cols) of a matrix of these arrays, within 32-bit indices."""
     value_type = value_type_of(data.dtype if dtype is None else dtype)
     rows, cols = (int(n) for n in shape)
     if max(rows, cols, len(indices)) > _INDEX_LIMIT:
         raise ValueError(f"a {rows} x {cols} matrix with {len(indices)} entries needs more than "
                          "32-bit indices, which spmv does not support")
+    return value_type, rows, cols
+
+
+def _device_matrix(indptr, indices, data, shape, device, dtype, addresses):
+    value_type, rows, cols = _checked_sizes(data, indices, shape, dtype)
+    view_class = _spmv.DeviceCsrF32 if value_type == "f32" else _spmv.DeviceCsrF64
+    view = view_class(rows, cols, len(indices), *addresses(indptr, indices, data))
+    return DeviceMatrix(view, (indptr, indices, data), device)
+
+
+def _cupy_device_matrix(matrix, dtype):
+    csr = matrix.tocsr()
+    if not csr.has_canonical_format:
+        csr = csr.copy()
+        csr.sum_duplicates()  # sorts each row's columns and sums repeats, on the device
+    value_dtype = csr.data.dtype if dtype is None else np.dtype(dtype)
+    value_type_of(value_dtype)
+    cupy = sys.modules["cupy"]
+    arrays = [cupy.ascontiguousarray(a, dtype=t)
+              for a, t in ((csr.indptr, np.int32), (csr.indices, np.int32), (csr.data, value_dtype))]
+    return _device_matrix(*arrays, csr.shape, csr.data.device.id, dtype,
+                          lambda *a: tuple(array.data.ptr for array in a))
+
+
+def _torch_device_matrix(matrix, dtype):
+    torch = sys.modules["torch"]
+    if matrix.layout != torch.sparse_csr:
+        matrix = matrix.coalesce().to_sparse_csr() if matrix.layout == torch.sparse_coo else matrix.to_sparse_csr()
+    value_dtype = np.dtype(str(matrix.values().dtype).replace("torch.", "")) if dtype is None else np.dtype(dtype)
+    value_type_of(value_dtype)
+    torch_dtype = torch.float32 if value_dtype == np.float32 else torch.float64
+    arrays = (matrix.crow_indices().to(torch.int32).contiguous(), matrix.col_indices().to(torch.int32).contiguous(),
+              matrix.values().to(torch_dtype).contiguous())
+    return _device_matrix(*arrays, tuple(matrix.shape), matrix.device.index, dtype,
+                          lambda *a: tuple(array.data_ptr() for array in a))
+
+
+def library_matrix(matrix, dtype=None):
+    """What the library plans from `matrix`: a DeviceMatrix for a CuPy sparse
+    matrix or a CUDA torch sparse tensor, else library_csr(matrix, dtype)."""
+    module = type(matrix).__module__
+    if module.startswith("cupyx.scipy.sparse"):
+        return _cupy_device_matrix(matrix, dtype)
+    if module == "torch" and matrix.is_cuda:
+        return _torch_device_matrix(matrix, dtype)
+    return library_csr(matrix, dtype)
+
+
+def library_csr(matrix, dtype=None):
+    """The library's Csr (CsrF32 or CsrF64) of `matrix`: validated, duplicates
+    summed, rows sorted. The value type is `dtype`, else the matrix's own."""
+    indptr, indices, data, shape = _host_csr_arrays(matrix)
+    value_type, rows, cols = _checked_sizes(data, indices, shape, dtype)
     value_dtype = np.float32 if value_type == "f32" else np.float64
     csr_class = _spmv.CsrF32 if value_type == "f32" else _spmv.CsrF64
     return csr_class(rows, cols, np.ascontiguousarray(indptr, dtype=np.int32),

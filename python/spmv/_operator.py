@@ -7,15 +7,20 @@ import numpy as np
 
 from . import _spmv
 from ._arrays import empty_like_operand, operand, stream_address
-from ._matrices import library_csr
+from ._matrices import DeviceMatrix, library_matrix
 
 _DEVICE_BACKENDS = ("cuda", "cusparse")
 
 
-def _options(backend, kernel, params, explicit_transpose, spmv_only, device, reordering,
+def _options(matrix, backend, kernel, params, explicit_transpose, spmv_only, device, reordering,
              expected_products, tuning, measured_candidates, plan_cache):
+    """The plan's options for `matrix` (library_matrix's): a matrix on the
+    GPU takes the cuda backend and its own device unless told otherwise."""
+    on_device = isinstance(matrix, DeviceMatrix)
     if backend == "auto":
-        backend = "cuda" if _spmv.cuda_available() else "cpu"
+        backend = "cuda" if on_device or _spmv.cuda_available() else "cpu"
+    if device is None:
+        device = matrix.device if on_device else 0
     return _spmv.plan_options(backend=backend, kernel=kernel or "", params=dict(params or {}),
                               explicit_transpose=explicit_transpose, spmv_only=spmv_only, device=device,
                               reordering=reordering, expected_products=float(expected_products),
@@ -23,35 +28,45 @@ def _options(backend, kernel, params, explicit_transpose, spmv_only, device, reo
                               plan_cache=plan_cache or "")
 
 
+def _native(matrix):
+    """What the extension takes: the device view of a DeviceMatrix, else the host Csr."""
+    return matrix.view if isinstance(matrix, DeviceMatrix) else matrix
+
+
 def make_plan(matrix, backend="auto", kernel=None, params=None, expected_products=100, reordering="none",
-              explicit_transpose=False, spmv_only=False, device=0, tuning="model", measured_candidates=3,
+              explicit_transpose=False, spmv_only=False, device=None, tuning="model", measured_candidates=3,
               plan_cache=None, dtype=None):
     """Analyses `matrix` and chooses backend, format and kernel; returns a spmv.Plan.
 
     `matrix`: a scipy.sparse matrix (any format), a cupyx.scipy.sparse matrix,
-    a torch sparse tensor, or (indptr, indices, data, (rows, cols)). backend:
-    "auto" (cuda when a GPU is present, else cpu), "cpu", "reference", "cuda"
-    or "cusparse". kernel and params force a kernel (spmv.kernels() lists
-    them). The selector weighs each format's setup against expected_products.
+    a torch sparse tensor, or (indptr, indices, data, (rows, cols)). A CuPy
+    matrix or CUDA torch tensor is read where it is (the cuda or cusparse
+    backend, on its device unless `device` says otherwise; a torch CSR
+    tensor's columns must be sorted in each row). backend: "auto" (cuda when
+    a GPU is present, else cpu), "cpu", "reference", "cuda" or "cusparse".
+    kernel and params force a kernel (spmv.kernels() lists them). The
+    selector weighs each format's setup against expected_products.
     """
-    options = _options(backend, kernel, params, explicit_transpose, spmv_only, device, reordering,
+    library = library_matrix(matrix, dtype)
+    options = _options(library, backend, kernel, params, explicit_transpose, spmv_only, device, reordering,
                        expected_products, tuning, measured_candidates, plan_cache)
-    return _spmv.make_plan(library_csr(matrix, dtype), options)
+    return _spmv.make_plan(_native(library), options)
 
 
 def make_operator(plan, matrix):
     """Builds (and uploads) the operator `plan` describes for `matrix`: the same
     matrix, and the plan's value type, as make_plan was given."""
-    return Operator(_spmv.make_operator(plan, library_csr(matrix)))
+    return Operator(_spmv.make_operator(plan, _native(library_matrix(matrix))))
 
 
 def plan(matrix, backend="auto", kernel=None, params=None, expected_products=100, reordering="none",
-         explicit_transpose=False, spmv_only=False, device=0, tuning="model", measured_candidates=3,
+         explicit_transpose=False, spmv_only=False, device=None, tuning="model", measured_candidates=3,
          plan_cache=None, dtype=None):
     """make_operator(make_plan(matrix, ...), matrix) in one step: a ready spmv.Operator."""
-    options = _options(backend, kernel, params, explicit_transpose, spmv_only, device, reordering,
+    library = library_matrix(matrix, dtype)
+    options = _options(library, backend, kernel, params, explicit_transpose, spmv_only, device, reordering,
                        expected_products, tuning, measured_candidates, plan_cache)
-    return Operator(_spmv.plan(library_csr(matrix, dtype), options))
+    return Operator(_spmv.plan(_native(library), options))
 
 
 class _CupyCalls:

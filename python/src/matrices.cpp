@@ -59,6 +59,22 @@ void bind_csr(py::module_& m, const char* name) {
       .def_property_readonly_static("value_type", [](py::object) { return value_type_name<T>(); });
 }
 
+// A CSR on the GPU, by the addresses of its arrays (CuPy, PyTorch): the
+// Python side keeps the arrays alive while a plan reads them.
+template <class T>
+void bind_device_csr(py::module_& m, const char* name) {
+  py::class_<DeviceCsrView<T>>(m, name, "A CSR matrix on a CUDA device, by the addresses of its arrays.")
+      .def(py::init([](index_t rows, index_t cols, index_t nnz, std::uintptr_t indptr, std::uintptr_t indices,
+                       std::uintptr_t data) {
+             return DeviceCsrView<T>{rows, cols, nnz, reinterpret_cast<const index_t*>(indptr),
+                                     reinterpret_cast<const index_t*>(indices), reinterpret_cast<const T*>(data)};
+           }),
+           py::arg("rows"), py::arg("cols"), py::arg("nnz"), py::arg("indptr"), py::arg("indices"), py::arg("data"))
+      .def_readonly("rows", &DeviceCsrView<T>::rows)
+      .def_readonly("cols", &DeviceCsrView<T>::cols)
+      .def_readonly("nnz", &DeviceCsrView<T>::nnz);
+}
+
 template <class T>
 py::tuple read_matrix_arrays(const std::string& path) {
   return csr_arrays(read_matrix<T>(path));
@@ -89,6 +105,8 @@ void bind_matrices(py::module_& m) {
   bind_owned_array<double>(m, "F64Array");
   bind_csr<float>(m, "CsrF32");
   bind_csr<double>(m, "CsrF64");
+  bind_device_csr<float>(m, "DeviceCsrF32");
+  bind_device_csr<double>(m, "DeviceCsrF64");
   m.def("read_matrix_f32", &read_matrix_arrays<float>, py::arg("path"));
   m.def("read_matrix_f64", &read_matrix_arrays<double>, py::arg("path"));
   m.def("read_libsvm_f32", &read_libsvm_arrays<float>, py::arg("path"));

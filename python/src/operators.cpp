@@ -132,9 +132,15 @@ void bind_operator(py::module_& m, const char* name) {
       .def("time_products", &time_products<T>, py::arg("x"), py::arg("y"), py::arg("batch"), py::arg("repeats"),
            py::arg("stream"), py::call_guard<py::gil_scoped_release>());
 
-  m.def("plan", &plan<T>, py::arg("csr"), py::arg("options"), py::call_guard<py::gil_scoped_release>());
-  m.def("make_operator", &make_operator<T>, py::arg("plan"), py::arg("csr"),
-        py::call_guard<py::gil_scoped_release>());
+  m.def("plan", static_cast<std::unique_ptr<Op> (*)(const Csr<T>&, const PlanOptions&)>(&plan<T>), py::arg("csr"),
+        py::arg("options"), py::call_guard<py::gil_scoped_release>());
+  m.def("plan", static_cast<std::unique_ptr<Op> (*)(const DeviceCsrView<T>&, const PlanOptions&)>(&plan<T>),
+        py::arg("csr"), py::arg("options"), py::call_guard<py::gil_scoped_release>());
+  m.def("make_operator", static_cast<std::unique_ptr<Op> (*)(const Plan&, const Csr<T>&)>(&make_operator<T>),
+        py::arg("plan"), py::arg("csr"), py::call_guard<py::gil_scoped_release>());
+  m.def("make_operator",
+        static_cast<std::unique_ptr<Op> (*)(const Plan&, const DeviceCsrView<T>&)>(&make_operator<T>),
+        py::arg("plan"), py::arg("csr"), py::call_guard<py::gil_scoped_release>());
 }
 
 py::list describe_kernels() {

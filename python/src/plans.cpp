@@ -93,10 +93,14 @@ void bind_plans(py::module_& m) {
                "): " + p.reason + ">";
       });
 
-  m.def("make_plan", &make_plan<float>, py::arg("csr"), py::arg("options"),
-        py::call_guard<py::gil_scoped_release>());
-  m.def("make_plan", &make_plan<double>, py::arg("csr"), py::arg("options"),
-        py::call_guard<py::gil_scoped_release>());
+  m.def("make_plan", static_cast<Plan (*)(const Csr<float>&, const PlanOptions&)>(&make_plan<float>),
+        py::arg("csr"), py::arg("options"), py::call_guard<py::gil_scoped_release>());
+  m.def("make_plan", static_cast<Plan (*)(const Csr<double>&, const PlanOptions&)>(&make_plan<double>),
+        py::arg("csr"), py::arg("options"), py::call_guard<py::gil_scoped_release>());
+  m.def("make_plan", static_cast<Plan (*)(const DeviceCsrView<float>&, const PlanOptions&)>(&make_plan<float>),
+        py::arg("csr"), py::arg("options"), py::call_guard<py::gil_scoped_release>());
+  m.def("make_plan", static_cast<Plan (*)(const DeviceCsrView<double>&, const PlanOptions&)>(&make_plan<double>),
+        py::arg("csr"), py::arg("options"), py::call_guard<py::gil_scoped_release>());
 }
 
 }  // namespace spmv::python

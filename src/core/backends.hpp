@@ -7,6 +7,7 @@
 
 #include "spmv/formats/ellpack_r.hpp"
 #include "spmv/operator.hpp"
+#include "spmv/stats.hpp"
 
 namespace spmv::detail {
 
@@ -21,6 +22,19 @@ template <class T>
 std::unique_ptr<Operator<T>> make_cuda_operator(const Csr<T>& a, const PlanOptions& options);
 template <class T>
 std::unique_ptr<Operator<T>> make_cusparse_operator(const Csr<T>& a, const PlanOptions& options);
+// The same for a CSR on the device, checked (check_device_csr).
+template <class T>
+std::unique_ptr<Operator<T>> make_cuda_operator(const DeviceCsrView<T>& a, const PlanOptions& options);
+template <class T>
+std::unique_ptr<Operator<T>> make_cusparse_operator(const DeviceCsrView<T>& a, const PlanOptions& options);
+// Throws InvalidArgument unless `a`'s arrays are memory of device `device`
+// holding a canonical CSR (validate()'s checks and messages).
+template <class T>
+void check_device_csr(const DeviceCsrView<T>& a, int device);
+// analyse() of `a` (options.symmetry false) copying back only what it
+// samples (analyse_fetched); `fingerprint` receives a hash of what was read.
+template <class T>
+MatrixStats analyse_on_device(const DeviceCsrView<T>& a, const StatsOptions& options, std::uint64_t& fingerprint);
 std::vector<KernelInfo> cuda_kernels();      // cuda and cusparse
 std::vector<KernelInfo> cusparse_kernels();  // cusparse only
 bool cuda_device_present();

@@ -230,16 +230,20 @@ void validate_row_pointers(const Csr<T>& a) {
   throw InvalidArgument("CSR matrix: row_ptr decreases at row " + std::to_string(first_decrease));
 }
 
-template <class T>
-void throw_bad_entry(const Csr<T>& a, index_t row) {
-  for (index_t k = a.row_ptr[row]; k < a.row_ptr[row + 1]; ++k) {
-    const index_t c = a.col_idx[k];
-    if (c < 0 || c >= a.cols)
-      throw InvalidArgument("CSR matrix: " + entry_name(k, row, c) + " is out of range");
-    if (k > a.row_ptr[row] && c <= a.col_idx[k - 1])
-      throw InvalidArgument("CSR matrix: " + entry_name(k, row, c) + " is not sorted or repeats a column");
+void throw_bad_entry(index_t row, index_t first, const index_t* columns, index_t length, index_t cols) {
+  for (index_t i = 0; i < length; ++i) {
+    const index_t c = columns[i];
+    if (c < 0 || c >= cols)
+      throw InvalidArgument("CSR matrix: " + entry_name(first + i, row, c) + " is out of range");
+    if (i > 0 && c <= columns[i - 1])
+      throw InvalidArgument("CSR matrix: " + entry_name(first + i, row, c) + " is not sorted or repeats a column");
   }
   throw InvalidArgument("CSR matrix: row " + std::to_string(row) + " was reported bad but its entries are valid");
+}
+
+template <class T>
+void throw_bad_entry(const Csr<T>& a, index_t row) {
+  throw_bad_entry(row, a.row_ptr[row], a.col_idx.data() + a.row_ptr[row], a.row_length(row), a.cols);
 }
 
 template <class T>

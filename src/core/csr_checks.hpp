@@ -36,5 +36,8 @@ void validate_columns(const Csr<T>& a, index_t begin, index_t end);
 // validate_columns does), for a check that found the row elsewhere.
 template <class T>
 [[noreturn]] void throw_bad_entry(const Csr<T>& a, index_t row);
+// The same from the row's columns alone: `length` of them, the first the
+// matrix's entry `first`, in a matrix of `cols` columns.
+[[noreturn]] void throw_bad_entry(index_t row, index_t first, const index_t* columns, index_t length, index_t cols);
 
 }  // namespace spmv::detail

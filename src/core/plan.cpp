@@ -27,8 +27,30 @@
 namespace spmv {
 
 namespace detail {
+// A plan reads a host Csr or a CSR on the device (DeviceCsrView).
+template <class Matrix>
+struct MatrixValue;
+template <class T>
+struct MatrixValue<Csr<T>> {
+  using type = T;
+};
+template <class T>
+struct MatrixValue<DeviceCsrView<T>> {
+  using type = T;
+};
+template <class T>
+index_t nnz_of(const Csr<T>& a) {
+  return a.nnz();
+}
+template <class T>
+index_t nnz_of(const DeviceCsrView<T>& a) {
+  return a.nnz;
+}
+
 template <class T>
 std::unique_ptr<Operator<T>> build_operator(const Plan& plan, const Csr<T>& a);
+template <class T>
+std::unique_ptr<Operator<T>> build_operator(const Plan& plan, const DeviceCsrView<T>& a);
 }  // namespace detail
 
 std::vector<KernelInfo> kernel_catalogue() {
@@ -98,13 +120,30 @@ std::string milliseconds(double seconds) {
 struct MatrixDescription {
   MatrixStats stats;
   detail::SelectorFeatures features;
+  std::uint64_t device_fingerprint = 0;  // of a matrix on the device: what its analysis read
 };
 
 template <class T>
-MatrixDescription describe_matrix(Plan& plan, const Csr<T>& a, const DeviceProperties& device) {
+MatrixStats analysed(const Csr<T>& a, std::uint64_t&) {
+  return analyse(a, detail::selector_stats_options(a.nnz()));
+}
+template <class T>
+MatrixStats analysed(const DeviceCsrView<T>& a, std::uint64_t& fingerprint) {
+#ifdef SPMV_HAVE_CUDA
+  return detail::analyse_on_device(a, detail::selector_stats_options(a.nnz), fingerprint);
+#else
+  (void)a;
+  (void)fingerprint;
+  throw Unavailable("a matrix on the device needs the cuda backend, which is not in this build");
+#endif
+}
+
+template <class Matrix>
+MatrixDescription describe_matrix(Plan& plan, const Matrix& a, const DeviceProperties& device) {
+  using T = typename detail::MatrixValue<Matrix>::type;
   const auto analysis_start = clock_type::now();
   MatrixDescription d;
-  d.stats = analyse(a, detail::selector_stats_options(a.nnz()));
+  d.stats = analysed(a, d.device_fingerprint);
   plan.analysis_seconds = seconds_since(analysis_start);
   d.features = detail::selector_features(d.stats, sizeof(T), device);
   for (std::size_t i = 0; i < d.features.names.size(); ++i)
@@ -118,10 +157,19 @@ MatrixDescription describe_matrix(Plan& plan, const Csr<T>& a, const DevicePrope
 // their device build decides, and build_planned() goes on to the next
 // candidate when it refuses.
 template <class T>
-bool accepts(PlanCandidate& c, const Csr<T>& a, const MatrixStats& stats, const DeviceProperties& device) {
+const Csr<T>* host_matrix(const Csr<T>& a) {
+  return &a;
+}
+template <class T>
+const Csr<T>* host_matrix(const DeviceCsrView<T>&) {
+  return nullptr;
+}
+
+template <class Matrix>
+bool accepts(PlanCandidate& c, const Matrix& a, const MatrixStats& stats, const DeviceProperties& device) {
   if (!c.refusal) {
     std::optional<std::string> refusal =
-        detail::format_refusal(c.kernel, a, stats, GpuShape{device.multiprocessors});
+        detail::format_refusal(c.kernel, host_matrix(a), stats, GpuShape{device.multiprocessors});
     if (!refusal) return true;
     c.refusal = std::move(refusal);
   }
@@ -129,8 +177,8 @@ bool accepts(PlanCandidate& c, const Csr<T>& a, const MatrixStats& stats, const 
 }
 
 // The best-ranked accepting candidate (of cuSPARSE only, when asked), or null.
-template <class T>
-PlanCandidate* first_accepted(Plan& plan, const Csr<T>& a, const MatrixStats& stats, bool cusparse_only) {
+template <class Matrix>
+PlanCandidate* first_accepted(Plan& plan, const Matrix& a, const MatrixStats& stats, bool cusparse_only) {
   for (PlanCandidate& c : plan.candidates)
     if ((!cusparse_only || c.backend == Backend::cusparse) && accepts(c, a, stats, *plan.device)) return &c;
   return nullptr;
@@ -159,10 +207,10 @@ void take(Plan& plan, const PlanCandidate& c) {
 // Fills plan.candidates, best predicted first; returns the kernels of ours
 // left out as unlike anything they were trained on.
 template <class T>
-std::string rank_candidates(Plan& plan, const Csr<T>& a, const detail::SelectorFeatures& features,
+std::string rank_candidates(Plan& plan, const detail::SelectorFeatures& features,
                             const detail::SelectorModel& model) {
   const DeviceProperties& device = *plan.device;
-  const double roofline_seconds = static_cast<double>(csr_product_bytes(a.rows, a.cols, a.nnz(), sizeof(T))) /
+  const double roofline_seconds = static_cast<double>(csr_product_bytes(plan.rows, plan.cols, plan.nnz, sizeof(T))) /
                                   (std::max(device.copy_bandwidth_gbs, 1e-3) * 1e9);
   const std::vector<KernelInfo>& catalogue = built_catalogue();
   std::string unfamiliar;  // kernels of ours whose training never came near this matrix
@@ -179,7 +227,7 @@ std::string rank_candidates(Plan& plan, const Csr<T>& a, const detail::SelectorF
     c.kernel = kernel.kernel;
     c.format = kernel.format;
     c.predicted_seconds = roofline_seconds * std::exp2(kernel.predict_log2_slowdown(features.values));
-    c.predicted_setup_seconds = kernel.setup_seconds_fixed + kernel.setup_seconds_per_nnz * a.nnz();
+    c.predicted_setup_seconds = kernel.setup_seconds_fixed + kernel.setup_seconds_per_nnz * plan.nnz;
     // Ranked by a pessimistic product time: an erratic kernel pays for its misses.
     c.predicted_cost_seconds = c.predicted_setup_seconds + plan.expected_products * c.predicted_seconds *
                                                                std::exp2(model.risk * kernel.uncertainty_log2);
@@ -194,8 +242,8 @@ std::string rank_candidates(Plan& plan, const Csr<T>& a, const detail::SelectorF
 // Names the best ranked candidate in plan.options. Candidates are checked for
 // refusal in order until one is accepted, so only those ranked at or above
 // the winner (and the best cuSPARSE one, for the vendor margin) are checked.
-template <class T>
-void choose_candidate(Plan& plan, const Csr<T>& a, const MatrixStats& stats, const detail::SelectorModel& model,
+template <class Matrix>
+void choose_candidate(Plan& plan, const Matrix& a, const MatrixStats& stats, const detail::SelectorModel& model,
                       const std::string& unfamiliar) {
   const auto selection_start = clock_type::now();
   PlanCandidate* chosen = first_accepted(plan, a, stats, false);
@@ -261,8 +309,9 @@ bool take_cached_choice(Plan& plan, PlanCacheEntry& cache) {
 // Tuning::measure, second step: the model's top candidates and the best
 // cuSPARSE one built and timed here, the winner (least measured setup +
 // expected_products x product) cached.
-template <class T>
-void measure_candidates(Plan& plan, const Csr<T>& a, const MatrixStats& stats, PlanCacheEntry& cache) {
+template <class Matrix>
+void measure_candidates(Plan& plan, const Matrix& a, const MatrixStats& stats, PlanCacheEntry& cache) {
+  using T = typename detail::MatrixValue<Matrix>::type;
   const auto start = clock_type::now();
   const std::string expected = expected_products_text(plan);
   std::vector<PlanCandidate*> to_measure;
@@ -326,7 +375,7 @@ void measure_candidates(Plan& plan, const Csr<T>& a, const MatrixStats& stats, P
 // costs about as much as the upload. The plan's analysis checks the entries
 // it reads.
 template <class T>
-void validate_on_host(const Csr<T>& a, const PlanOptions& options) {
+void check_matrix(const Csr<T>& a, const PlanOptions& options) {
   const bool columns_on_device =
       (options.backend == Backend::cuda || options.backend == Backend::cusparse) &&
       options.reordering == Reordering::none;
@@ -336,11 +385,44 @@ void validate_on_host(const Csr<T>& a, const PlanOptions& options) {
     validate(a);
 }
 
-}  // namespace
+// A matrix on the device: checked there, for the backends that read it there.
+template <class T>
+void check_matrix(const DeviceCsrView<T>& a, const PlanOptions& options) {
+  if (options.backend != Backend::cuda && options.backend != Backend::cusparse)
+    throw InvalidArgument(std::string("a matrix on the device takes the cuda or cusparse backend, not '") +
+                          to_string(options.backend) + "'");
+  if (options.reordering != Reordering::none)
+    throw InvalidArgument("a matrix on the device cannot be reordered (reordering " +
+                          std::string(to_string(options.reordering)) + " reads it on the host)");
+#ifdef SPMV_HAVE_CUDA
+  if (!detail::cuda_device_present())
+    throw Unavailable("a matrix on the device needs a CUDA device and none was found");
+  const detail::DeviceScope on_device(options.device);
+  detail::check_device_csr(a, options.device);
+#else
+  (void)a;
+  throw Unavailable("a matrix on the device needs the cuda backend, which is not in this build");
+#endif
+}
 
 template <class T>
-Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
-  validate_on_host(a, options);
+std::string cache_key(const Csr<T>& a, const MatrixDescription&, const Plan& plan) {
+  return detail::plan_cache_key(a, *plan.device, plan.expected_products);
+}
+template <class T>
+std::string cache_key(const DeviceCsrView<T>&, const MatrixDescription& described, const Plan& plan) {
+  return detail::plan_cache_key(described.device_fingerprint, described.stats, sizeof(T), *plan.device,
+                                plan.expected_products);
+}
+
+}  // namespace
+
+namespace {
+
+template <class Matrix>
+Plan make_plan_of(const Matrix& a, const PlanOptions& options) {
+  using T = typename detail::MatrixValue<Matrix>::type;
+  check_matrix(a, options);
   if (!(options.expected_products >= 0))
     throw InvalidArgument("expected_products must be a number >= 0 (got " +
                           std::to_string(options.expected_products) + ")");
@@ -355,7 +437,7 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
   plan.value_type = value_type_of<T>();
   plan.rows = a.rows;
   plan.cols = a.cols;
-  plan.nnz = a.nnz();
+  plan.nnz = detail::nnz_of(a);
   plan.expected_products = options.expected_products;
   plan.tuning = "default";
 
@@ -389,13 +471,13 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
   }
   plan.tuning = "model";
   const auto ranking_start = clock_type::now();
-  const std::string unfamiliar = rank_candidates(plan, a, described.features, *model);
+  const std::string unfamiliar = rank_candidates<T>(plan, described.features, *model);
   plan.selection_seconds = seconds_since(ranking_start);
 #ifdef SPMV_HAVE_CUDA
   std::optional<PlanCacheEntry> cache;
   if (options.tuning == Tuning::measure) {
-    cache.emplace(PlanCacheEntry{detail::PlanCache(detail::plan_cache_path(options)),
-                                 detail::plan_cache_key(a, *plan.device, plan.expected_products), {}});
+    cache.emplace(PlanCacheEntry{detail::PlanCache(detail::plan_cache_path(options)), cache_key(a, described, plan),
+                                 {}});
     if (take_cached_choice(plan, *cache)) return plan;
   }
 #endif
@@ -413,7 +495,31 @@ Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
   return plan;
 }
 
+}  // namespace
+
+template <class T>
+Plan make_plan(const Csr<T>& a, const PlanOptions& options) {
+  return make_plan_of(a, options);
+}
+template <class T>
+Plan make_plan(const DeviceCsrView<T>& a, const PlanOptions& options) {
+  return make_plan_of(a, options);
+}
+
 namespace detail {
+
+template <class T>
+std::unique_ptr<Operator<T>> build_operator(const Plan& plan, const DeviceCsrView<T>& a) {
+  const PlanOptions& options = plan.options;
+  check_deterministic_kernel(built_catalogue(), options);
+#ifdef SPMV_HAVE_CUDA
+  const DeviceScope on_device(options.device);
+  return options.backend == Backend::cuda ? make_cuda_operator(a, options) : make_cusparse_operator(a, options);
+#else
+  (void)a;
+  throw Unavailable("a matrix on the device needs the cuda backend, which is not in this build");
+#endif
+}
 
 template <class T>
 std::unique_ptr<Operator<T>> build_operator(const Plan& plan, const Csr<T>& a) {
@@ -453,8 +559,8 @@ namespace {
 // the matrix (a format the plan left to its build to check), the next ranked
 // candidate not known to refuse it is built instead: what the operator
 // describes is what was built.
-template <class T>
-std::unique_ptr<Operator<T>> build_ranked(const Plan& plan, const Csr<T>& a) {
+template <class Matrix>
+auto build_ranked(const Plan& plan, const Matrix& a) {
   if (plan.tuning != "model") return detail::build_operator(plan, a);
   Plan attempt = plan;
   auto next = std::find_if(plan.candidates.begin(), plan.candidates.end(), [&](const PlanCandidate& c) {
@@ -474,37 +580,56 @@ std::unique_ptr<Operator<T>> build_ranked(const Plan& plan, const Csr<T>& a) {
 }
 
 // The built operator, bound to the stream the options name.
-template <class T>
-std::unique_ptr<Operator<T>> build_planned(const Plan& plan, const Csr<T>& a) {
-  std::unique_ptr<Operator<T>> op = build_ranked(plan, a);
+template <class Matrix>
+auto build_planned(const Plan& plan, const Matrix& a) {
+  auto op = build_ranked(plan, a);
   op->set_stream(plan.options.stream);
   return op;
+}
+
+// Builds `plan`'s operator of `a`, after checking that `a` is the matrix
+// (sizes) and value type the plan was made for.
+template <class Matrix>
+auto checked_operator(const Plan& plan, const Matrix& a) {
+  using T = typename detail::MatrixValue<Matrix>::type;
+  if (plan.value_type != value_type_of<T>())
+    throw InvalidArgument("the plan was made for " + plan.value_type + " values, not " + value_type_of<T>());
+  if (plan.rows != a.rows || plan.cols != a.cols || plan.nnz != detail::nnz_of(a))
+    throw InvalidArgument("the plan was made for a " + std::to_string(plan.rows) + " x " +
+                          std::to_string(plan.cols) + " matrix with " + std::to_string(plan.nnz) +
+                          " non-zeros, not " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
+                          " with " + std::to_string(detail::nnz_of(a)));
+  check_matrix(a, plan.options);
+  return build_planned(plan, a);
 }
 
 }  // namespace
 
 template <class T>
 std::unique_ptr<Operator<T>> make_operator(const Plan& plan, const Csr<T>& a) {
-  if (plan.value_type != value_type_of<T>())
-    throw InvalidArgument("the plan was made for " + plan.value_type + " values, not " + value_type_of<T>());
-  if (plan.rows != a.rows || plan.cols != a.cols || plan.nnz != a.nnz())
-    throw InvalidArgument("the plan was made for a " + std::to_string(plan.rows) + " x " +
-                          std::to_string(plan.cols) + " matrix with " + std::to_string(plan.nnz) +
-                          " non-zeros, not " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
-                          " with " + std::to_string(a.nnz()));
-  validate_on_host(a, plan.options);
-  return build_planned(plan, a);
+  return checked_operator(plan, a);
+}
+template <class T>
+std::unique_ptr<Operator<T>> make_operator(const Plan& plan, const DeviceCsrView<T>& a) {
+  return checked_operator(plan, a);
 }
 
 template <class T>
 std::unique_ptr<Operator<T>> plan(const Csr<T>& a, const PlanOptions& options) {
-  return build_planned(make_plan(a, options), a);  // make_plan validated `a`
+  return build_planned(make_plan(a, options), a);  // make_plan checked `a`
+}
+template <class T>
+std::unique_ptr<Operator<T>> plan(const DeviceCsrView<T>& a, const PlanOptions& options) {
+  return build_planned(make_plan(a, options), a);  // make_plan checked `a`
 }
 
-#define SPMV_INSTANTIATE_PLAN(T)                                                  \
-  template Plan make_plan(const Csr<T>&, const PlanOptions&);                     \
-  template std::unique_ptr<Operator<T>> make_operator(const Plan&, const Csr<T>&); \
-  template std::unique_ptr<Operator<T>> plan(const Csr<T>&, const PlanOptions&);
+#define SPMV_INSTANTIATE_PLAN(T)                                                             \
+  template Plan make_plan(const Csr<T>&, const PlanOptions&);                                \
+  template Plan make_plan(const DeviceCsrView<T>&, const PlanOptions&);                      \
+  template std::unique_ptr<Operator<T>> make_operator(const Plan&, const Csr<T>&);           \
+  template std::unique_ptr<Operator<T>> make_operator(const Plan&, const DeviceCsrView<T>&); \
+  template std::unique_ptr<Operator<T>> plan(const Csr<T>&, const PlanOptions&);             \
+  template std::unique_ptr<Operator<T>> plan(const DeviceCsrView<T>&, const PlanOptions&);
 SPMV_INSTANTIATE_PLAN(float)
 SPMV_INSTANTIATE_PLAN(double)
 #undef SPMV_INSTANTIATE_PLAN

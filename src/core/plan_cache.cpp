@@ -58,6 +58,19 @@ std::string plan_cache_path(const PlanOptions& options) {
   return {};
 }
 
+namespace {
+
+std::string key_of(const char* fingerprint_kind, std::uint64_t hash, index_t rows, index_t cols, std::int64_t nnz,
+                   std::size_t value_bytes, const DeviceProperties& device, double expected_products) {
+  char fingerprint[17];
+  std::snprintf(fingerprint, sizeof fingerprint, "%016llx", static_cast<unsigned long long>(hash));
+  return std::string("spmv ") + SPMV_VERSION + "|" + device.name + "|" + std::to_string(device.multiprocessors) +
+         "|" + (value_bytes == 4 ? "f32" : "f64") + "|" + std::to_string(rows) + "x" + std::to_string(cols) + "|" +
+         std::to_string(nnz) + "|" + fingerprint_kind + fingerprint + "|" + std::to_string(expected_products);
+}
+
+}  // namespace
+
 template <class T>
 std::string plan_cache_key(const Csr<T>& a, const DeviceProperties& device, double expected_products) {
   std::uint64_t hash = 0xcbf29ce484222325ull;
@@ -65,11 +78,13 @@ std::string plan_cache_key(const Csr<T>& a, const DeviceProperties& device, doub
   // About 64k column indices: hashing all of a large matrix would cost as
   // much as analysing it.
   hash_values(hash, a.col_idx.data(), a.col_idx.size(), a.col_idx.size() / 65536 + 1);
-  char fingerprint[17];
-  std::snprintf(fingerprint, sizeof fingerprint, "%016llx", static_cast<unsigned long long>(hash));
-  return std::string("spmv ") + SPMV_VERSION + "|" + device.name + "|" + std::to_string(device.multiprocessors) +
-         "|" + (sizeof(T) == 4 ? "f32" : "f64") + "|" + std::to_string(a.rows) + "x" + std::to_string(a.cols) + "|" +
-         std::to_string(a.nnz()) + "|" + fingerprint + "|" + std::to_string(expected_products);
+  return key_of("", hash, a.rows, a.cols, a.nnz(), sizeof(T), device, expected_products);
+}
+
+std::string plan_cache_key(std::uint64_t device_fingerprint, const MatrixStats& stats, std::size_t value_bytes,
+                           const DeviceProperties& device, double expected_products) {
+  return key_of("device ", device_fingerprint, stats.rows, stats.cols, stats.nnz, value_bytes, device,
+                expected_products);
 }
 
 std::optional<CachedChoice> PlanCache::find(const std::string& key) {

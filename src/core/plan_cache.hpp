@@ -10,6 +10,7 @@
 
 #include "spmv/matrix.hpp"
 #include "spmv/operator.hpp"
+#include "spmv/stats.hpp"
 
 namespace spmv::detail {
 
@@ -30,6 +31,11 @@ std::string plan_cache_path(const PlanOptions& options);
 // collide get each other's kernel, which is correct but maybe slower.
 template <class T>
 std::string plan_cache_key(const Csr<T>& a, const DeviceProperties& device, double expected_products);
+// The same from a fingerprint of a matrix on the device: a hash of what its
+// analysis copied back (analyse_on_device), so that planning it copies
+// nothing more; its keys differ from those of the same matrix on the host.
+std::string plan_cache_key(std::uint64_t device_fingerprint, const MatrixStats& stats, std::size_t value_bytes,
+                           const DeviceProperties& device, double expected_products);
 
 class PlanCache {
  public:

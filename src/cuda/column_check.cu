@@ -1,12 +1,16 @@
-// The columns of an uploaded CSR checked on the device (device_csr.hpp):
-// a plan for the GPU checks only the row pointers on the host, as a host
-// pass over every entry costs about as much as the upload itself.
+// A CSR checked on the device (device_csr.hpp): the columns of an uploaded
+// one (a plan for the GPU checks only the row pointers on the host, as a
+// host pass over every entry costs about as much as the upload itself), and
+// the row pointers and columns of one handed over on the device.
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "core/csr_checks.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_build.hpp"
 #include "cuda/device_csr.hpp"
+#include "spmv/error.hpp"
 
 namespace spmv::detail {
 
@@ -36,24 +40,71 @@ __global__ void first_bad_row_kernel(CsrView<T> a, int lanes, index_t* first_bad
   }
 }
 
+// first_decrease ends as the least row r with row_ptr[r + 1] < row_ptr[r].
+__global__ void first_decrease_kernel(const index_t* row_ptr, index_t rows, index_t* first_decrease) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; r < rows; r += stride)
+    if (row_ptr[r + 1] < row_ptr[r]) {
+      atomicMin(first_decrease, static_cast<index_t>(r));
+      return;
+    }
+}
+
+// The least row that `kernel` reports into a counter starting at `rows`.
+template <class Launch>
+index_t least_reported_row(index_t rows, const Launch& kernel) {
+  DeviceBuffer<index_t> least(1, "CSR check");
+  device_fill(least.data(), 1, rows, nullptr);
+  kernel(least.data());
+  SPMV_LAUNCH_CHECK();
+  return device_value(least.data(), nullptr);
+}
+
+std::vector<index_t> copied_back(const index_t* device, std::size_t count) {
+  std::vector<index_t> host(count);
+  if (count > 0) SPMV_CUDA_CHECK(cudaMemcpy(host.data(), device, count * sizeof(index_t), cudaMemcpyDeviceToHost));
+  return host;
+}
+
 }  // namespace
 
 template <class T>
-void check_columns_on_device(const Csr<T>& host, const CsrView<T>& device) {
-  if (device.nnz == 0) return;
-  int lanes = 1;
-  while (lanes < 32 && static_cast<std::int64_t>(lanes) * host.rows < device.nnz) lanes *= 2;
-  DeviceBuffer<index_t> first_bad_row(1, "CSR column check");
-  device_fill(first_bad_row.data(), 1, host.rows, nullptr);
-  const std::size_t threads = static_cast<std::size_t>(host.rows) * lanes;
-  first_bad_row_kernel<<<std::min<std::size_t>(blocks_for(threads, check_block), max_check_blocks), check_block>>>(
-      device, lanes, first_bad_row.data());
-  SPMV_LAUNCH_CHECK();
-  const index_t row = device_value(first_bad_row.data(), nullptr);
-  if (row < host.rows) throw_bad_entry(host, row);
+void check_row_pointers_on_device(const CsrView<T>& a) {
+  const std::vector<index_t> ends = {device_value(a.row_ptr, nullptr), device_value(a.row_ptr + a.rows, nullptr)};
+  if (ends[0] != 0) throw InvalidArgument("CSR matrix: row_ptr[0] is " + std::to_string(ends[0]) + ", not 0");
+  if (ends[1] != a.nnz)
+    throw InvalidArgument("CSR matrix: row_ptr[" + std::to_string(a.rows) + "] is " + std::to_string(ends[1]) +
+                          ", not nnz (" + std::to_string(a.nnz) + ")");
+  const index_t row = least_reported_row(a.rows, [&](index_t* least) {
+    first_decrease_kernel<<<std::min<std::size_t>(blocks_for(a.rows, check_block), max_check_blocks), check_block>>>(
+        a.row_ptr, a.rows, least);
+  });
+  if (row < a.rows) throw InvalidArgument("CSR matrix: row_ptr decreases at row " + std::to_string(row));
 }
 
-template void check_columns_on_device(const Csr<float>&, const CsrView<float>&);
-template void check_columns_on_device(const Csr<double>&, const CsrView<double>&);
+template <class T>
+void check_columns_on_device(const CsrView<T>& device) {
+  if (device.nnz == 0) return;
+  int lanes = 1;
+  while (lanes < 32 && static_cast<std::int64_t>(lanes) * device.rows < device.nnz) lanes *= 2;
+  const std::size_t threads = static_cast<std::size_t>(device.rows) * lanes;
+  const index_t row = least_reported_row(device.rows, [&](index_t* least) {
+    first_bad_row_kernel<<<std::min<std::size_t>(blocks_for(threads, check_block), max_check_blocks), check_block>>>(
+        device, lanes, least);
+  });
+  if (row == device.rows) return;
+  // The bad row's columns, copied back to name its first bad entry.
+  const std::vector<index_t> bounds = copied_back(device.row_ptr + row, 2);
+  const std::vector<index_t> columns =
+      copied_back(device.col_idx + bounds[0], static_cast<std::size_t>(bounds[1] - bounds[0]));
+  throw_bad_entry(row, bounds[0], columns.data(), bounds[1] - bounds[0], device.cols);
+}
+
+#define SPMV_INSTANTIATE_CHECKS(T)                                    \
+  template void check_row_pointers_on_device(const CsrView<T>&); \
+  template void check_columns_on_device(const CsrView<T>&);
+SPMV_INSTANTIATE_CHECKS(float)
+SPMV_INSTANTIATE_CHECKS(double)
+#undef SPMV_INSTANTIATE_CHECKS
 
 }  // namespace spmv::detail

@@ -119,11 +119,11 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
   CsrAdaptive(int block_size, int items_per_thread)
       : block_size_(block_size), items_per_thread_(items_per_thread) {}
 
-  void prepare(const Csr<T>& host, const CsrView<T>& device) override {
+  void prepare(const HostRowPointers& row_ptr, const CsrView<T>& device) override {
     (void)device;
     const index_t capacity = block_size_ * items_per_thread_;
     const std::int64_t max_chunk = static_cast<std::int64_t>(max_rounds_per_block) * capacity;
-    const RowBlocks pieces = build_row_blocks(host.row_ptr, capacity, capacity, max_chunk);
+    const RowBlocks pieces = build_row_blocks(row_ptr.get(), capacity, capacity, max_chunk);
     row_blocks_ = DeviceBuffer<RowBlock>(pieces.blocks, "csr-adaptive row blocks");
     partials_ = DeviceBuffer<T>(pieces.partial_count, "csr-adaptive chunk partials");
     fixup_ = SplitRowFixup(pieces.cut_rows);

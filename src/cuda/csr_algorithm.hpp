@@ -32,13 +32,30 @@ struct CsrView {
   const T* values = nullptr;
 };
 
+// The row pointers of a matrix on the device, on the host: those of the
+// host Csr it was uploaded from, or copied back the first time they are
+// asked for (a matrix handed over on the device), for the kernels that
+// split rows into pieces on the host.
+class HostRowPointers {
+ public:
+  explicit HostRowPointers(const std::vector<index_t>& host) : host_(&host) {}
+  HostRowPointers(const index_t* device, index_t rows) : device_(device), rows_(rows) {}
+  const std::vector<index_t>& get() const;
+
+ private:
+  const std::vector<index_t>* host_ = nullptr;
+  const index_t* device_ = nullptr;
+  index_t rows_ = 0;
+  mutable std::vector<index_t> copied_;
+};
+
 template <class T>
 class CsrAlgorithm {
  public:
   virtual ~CsrAlgorithm() = default;
-  // Plan time: `host` and `device` hold the same matrix. May allocate.
-  virtual void prepare(const Csr<T>& host, const CsrView<T>& device) {
-    (void)host;
+  // Plan time: `row_ptr` is the row pointers of `device`. May allocate.
+  virtual void prepare(const HostRowPointers& row_ptr, const CsrView<T>& device) {
+    (void)row_ptr;
     (void)device;
   }
   // y = alpha * A * x + beta * y on `stream`; with beta == 0, y is not read.
@@ -68,6 +85,21 @@ struct KernelChoice {
 };
 template <class T>
 KernelChoice default_csr_kernel(const Csr<T>& a);
+// The same for a matrix on the device, profiled there (row_profile.cu); its
+// columns checked.
+template <class T>
+KernelChoice default_csr_kernel(const CsrView<T>& a);
+
+// Row-length and locality figures the default rule reads (one pass over
+// row_ptr and the first and last column of each row).
+struct RowProfile {
+  double mean_length = 0;
+  index_t longest = 0;
+  double empty_fraction = 0;
+  double mean_span = 0;  // mean of (last column - first column) over non-empty rows
+};
+template <class T>
+RowProfile row_profile_on_device(const CsrView<T>& a);
 
 // Parameter `name` from `params` (checked against the kernel's specs when
 // planned), or `fallback` when absent.

@@ -238,10 +238,11 @@ class CsrHub final : public CsrAlgorithm<T> {
         hub_kib_(hub_kib),
         hub_min_entries_(hub_min_entries) {}
 
-  void prepare(const Csr<T>& host, const CsrView<T>& device) override {
+  void prepare(const HostRowPointers& row_ptr, const CsrView<T>& device) override {
     const index_t capacity = warp_size * items_per_thread_;
     const RowBlocks pieces =
-        build_row_blocks(host.row_ptr, capacity, warp_size, static_cast<std::int64_t>(max_rounds_per_piece) * capacity);
+        build_row_blocks(row_ptr.get(), capacity, warp_size,
+                         static_cast<std::int64_t>(max_rounds_per_piece) * capacity);
     pieces_ = DeviceBuffer<RowBlock>(pieces.blocks, "csr-hub row pieces");
     partials_ = DeviceBuffer<T>(pieces.partial_count, "csr-hub chunk partials");
     fixup_ = SplitRowFixup(pieces.cut_rows);

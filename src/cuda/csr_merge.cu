@@ -79,10 +79,10 @@ class CsrMerge final : public CsrAlgorithm<T> {
  public:
   explicit CsrMerge(int items_per_thread) : items_per_thread_(items_per_thread) {}
 
-  void prepare(const Csr<T>& host, const CsrView<T>& device) override {
+  void prepare(const HostRowPointers& row_ptr, const CsrView<T>& device) override {
     (void)device;
     const MergeTiles plan = plan_merge_tiles(
-        host.row_ptr, static_cast<std::int64_t>(merge_block_size) * items_per_thread_);
+        row_ptr.get(), static_cast<std::int64_t>(merge_block_size) * items_per_thread_);
     tiles_ = plan.count();
     tile_starts_ = DeviceBuffer<MergeCoord>(plan.starts, "csr-merge tile starts");
     tile_carries_ = DeviceBuffer<T>(tiles_, "csr-merge tile carries");

@@ -87,9 +87,10 @@ class CsrPcsr final : public CsrAlgorithm<T> {
  public:
   explicit CsrPcsr(int block_size) : block_size_(block_size) {}
 
-  void prepare(const Csr<T>& host, const CsrView<T>& device) override {
+  void prepare(const HostRowPointers& row_ptr, const CsrView<T>& device) override {
+    (void)row_ptr;
     require_vector_alignment(device, "csr-pcsr");
-    middle_ = DeviceBuffer<T>(host.nnz(), "PCSR middle array");
+    middle_ = DeviceBuffer<T>(static_cast<std::size_t>(device.nnz), "PCSR middle array");
   }
 
   void spmv(const CsrView<T>& a, const T* x, T* y, T alpha, T beta,

@@ -77,15 +77,6 @@ template const std::vector<CsrKernelEntry<double>>& csr_kernel_registry();
 
 namespace {
 
-// Row-length and locality figures the default rule reads (one pass over row_ptr
-// and the first/last column of each row).
-struct RowProfile {
-  double mean_length = 0;
-  index_t longest = 0;
-  double empty_fraction = 0;
-  double mean_span = 0;  // mean of (last column - first column) over non-empty rows
-};
-
 template <class T>
 RowProfile row_profile(const Csr<T>& a) {
   RowProfile p;
@@ -145,24 +136,37 @@ constexpr int sweep_rows_per_subwarp = 8;
 // matrices get one row per sub-warp in plain order.
 constexpr double sweep_min_threads = 132.0 * 2048;
 
-template <class T>
-KernelChoice default_csr_kernel(const Csr<T>& a) {
-  const RowProfile p = row_profile(a);
+namespace {
+
+KernelChoice default_csr_kernel_of(const RowProfile& p, index_t rows, std::size_t value_bytes) {
   const bool irregular = p.longest > 4 * p.mean_length + 32 || p.mean_length > 64;
-  if (irregular && p.empty_fraction > many_empty_rows && sizeof(T) == 8) return {"csr-merge", {}};
+  if (irregular && p.empty_fraction > many_empty_rows && value_bytes == 8) return {"csr-merge", {}};
   if (irregular || p.mean_span > max_local_span) return {"csr-adaptive", {}};
   const int width = p.mean_length >= 16 ? 4 : p.mean_length >= 2 ? 2 : 1;
-  const double entries_per_step = sizeof(T) == 4 && width == 2 ? p.mean_length / 2 : p.mean_length;
+  const double entries_per_step = value_bytes == 4 && width == 2 ? p.mean_length / 2 : p.mean_length;
   int lanes = 1;
   while (lanes < 32 && lanes * width < entries_per_step) lanes *= 2;
-  const bool sweep = static_cast<double>(a.rows) * lanes / sweep_rows_per_subwarp >= sweep_min_threads;
+  const bool sweep = static_cast<double>(rows) * lanes / sweep_rows_per_subwarp >= sweep_min_threads;
   return {"csr-vector-tuned",
           {{"threads_per_row", lanes},
            {"vector_width", width},
            {"cyclic_rows", sweep ? 2 : 0},
            {"rows_per_subwarp", sweep ? sweep_rows_per_subwarp : 1}}};
 }
+
+}  // namespace
+
+template <class T>
+KernelChoice default_csr_kernel(const Csr<T>& a) {
+  return default_csr_kernel_of(row_profile(a), a.rows, sizeof(T));
+}
+template <class T>
+KernelChoice default_csr_kernel(const CsrView<T>& a) {
+  return default_csr_kernel_of(row_profile_on_device(a), a.rows, sizeof(T));
+}
 template KernelChoice default_csr_kernel(const Csr<float>&);
 template KernelChoice default_csr_kernel(const Csr<double>&);
+template KernelChoice default_csr_kernel(const CsrView<float>&);
+template KernelChoice default_csr_kernel(const CsrView<double>&);
 
 }  // namespace spmv::detail

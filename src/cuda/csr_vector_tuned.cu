@@ -27,8 +27,8 @@ class CsrVectorTuned final : public CsrAlgorithm<T> {
  public:
   explicit CsrVectorTuned(const SubwarpRowsConfig& config) : config_(config) {}
 
-  void prepare(const Csr<T>& host, const CsrView<T>& device) override {
-    (void)host;
+  void prepare(const HostRowPointers& row_ptr, const CsrView<T>& device) override {
+    (void)row_ptr;
     if (config_.vector_width > 1) require_vector_alignment(device, "csr-vector-tuned");
   }
   void spmv(const CsrView<T>& a, const T* x, T* y, T alpha, T beta,

@@ -8,6 +8,7 @@
 #include "cuda/csr_transposed.hpp"
 #include "cuda/device_csr.hpp"
 #include "cuda/format_kernel.hpp"
+#include "cuda/operator_matrix.hpp"
 #include "cuda/spmm_algorithm.hpp"
 #include "cuda/staged_operator.hpp"
 #include "spmv/error.hpp"
@@ -61,12 +62,14 @@ struct PreparedCsr {
 
   explicit PreparedCsr(DeviceCsr<T>&& uploaded) : matrix(std::move(uploaded)) {}
 
-  PreparedCsr(const Csr<T>& a, const CsrKernelEntry<T>& entry, const KernelParams& params)
-      : PreparedCsr(a, DeviceCsr<T>(a), entry, params) {}
-  // `uploaded` holds `a` on the device already.
-  PreparedCsr(const Csr<T>& a, DeviceCsr<T>&& uploaded, const CsrKernelEntry<T>& entry, const KernelParams& params)
-      : matrix(std::move(uploaded)), algorithm(entry.make(params)) {
-    algorithm->prepare(a, matrix.view());
+  // `host_row_ptr`: the matrix's row pointers on the host, or null (copied
+  // back if the algorithm needs them).
+  PreparedCsr(DeviceCsr<T>&& on_device, const std::vector<index_t>* host_row_ptr, const CsrKernelEntry<T>& entry,
+              const KernelParams& params)
+      : matrix(std::move(on_device)), algorithm(entry.make(params)) {
+    const HostRowPointers row_ptr =
+        host_row_ptr ? HostRowPointers(*host_row_ptr) : HostRowPointers(matrix.row_ptr.data(), matrix.rows);
+    algorithm->prepare(row_ptr, matrix.view());
   }
   std::size_t bytes() const { return matrix.bytes() + (algorithm ? algorithm->workspace_bytes() : 0); }
 };
@@ -78,14 +81,14 @@ struct PreparedCsr {
 template <class T>
 class CudaOperator final : public StagedOperator<T> {
  public:
-  CudaOperator(const Csr<T>& a, const PlanOptions& options) : StagedOperator<T>(a.rows, a.cols) {
+  CudaOperator(const OperatorMatrix<T>& a, const PlanOptions& options) : StagedOperator<T>(a.rows, a.cols) {
     const auto analysis_start = clock_type::now();
     const SpmmKernelEntry<T>* spmm_entry = find_spmm_kernel<T>(options.kernel);
     KernelChoice choice{options.kernel, options.params};
     if (spmm_entry) {
-      choice = default_csr_kernel(a);  // the parameters are the SpMM kernel's
+      choice = a.default_kernel();  // the parameters are the SpMM kernel's
     } else if (choice.name.empty()) {
-      choice = default_csr_kernel(a);
+      choice = a.default_kernel();
       for (const auto& [name, value] : options.params) choice.params[name] = value;
     }
     const CsrKernelEntry<T>* csr_entry = find_csr_kernel<T>(choice.name);
@@ -97,14 +100,15 @@ class CudaOperator final : public StagedOperator<T> {
 
     const auto upload_start = clock_type::now();
     if (csr_entry) {
-      csr_.emplace(a, *csr_entry, choice.params);
-      if (options.explicit_transpose) transposed_csr_.emplace(transpose(a), *csr_entry, choice.params);
+      csr_.emplace(a.copy_to_device(), a.host_row_pointers(), *csr_entry, choice.params);
+      if (options.explicit_transpose)
+        transposed_csr_.emplace(transpose_on_device(csr_->matrix.view(), nullptr), nullptr, *csr_entry, choice.params);
       description_.params = csr_->algorithm->params();
-      description_.matrix_bytes = csr_bytes(a.rows, a.nnz(), sizeof(T));
+      description_.matrix_bytes = csr_bytes(a.rows, a.nnz, sizeof(T));
     } else {
       // The format is built on the device from the uploaded CSR, which the
       // operator keeps (unless spmv_only) for the transposed product and SpMM.
-      DeviceCsr<T> uploaded(a);
+      DeviceCsr<T> uploaded = a.copy_to_device();
       description_.upload_seconds = synchronised_seconds_since(upload_start);
       const auto build_start = clock_type::now();
       format_ = format_entry->make({uploaded.view()}, choice.params);
@@ -121,16 +125,17 @@ class CudaOperator final : public StagedOperator<T> {
     if (options.deterministic && !options.explicit_transpose && !options.spmv_only) {
       // The transposed product without A^T accumulates with atomics, in an
       // order that changes from run to run: multiply by a CSR of A^T instead.
-      const Csr<T> transposed = transpose(a);
-      const KernelChoice for_transposed = default_csr_kernel(transposed);
-      transposed_csr_.emplace(transposed, *find_csr_kernel<T>(for_transposed.name), for_transposed.params);
+      DeviceCsr<T> transposed = transpose_on_device(csr_->matrix.view(), nullptr);
+      const KernelChoice for_transposed = default_csr_kernel(transposed.view());
+      transposed_csr_.emplace(std::move(transposed), nullptr, *find_csr_kernel<T>(for_transposed.name),
+                              for_transposed.params);
     }
     deterministic_ = options.deterministic;
     if (spmm_entry) {
       check_kernel_params(spmm_entry->info.name, options.params, spmm_entry->info.params);
-      spmm_ = spmm_entry->make({a, csr_->matrix.view()}, options.params);
+      spmm_ = spmm_entry->make({csr_->matrix.view()}, options.params);
     } else if (csr_) {
-      spmm_ = make_default_spmm<T>({a, csr_->matrix.view()}, !options.spmv_only);
+      spmm_ = make_default_spmm<T>({csr_->matrix.view()}, !options.spmv_only);
     }
     if (spmm_) description_.build_seconds += spmm_->build_seconds();
     if (!format_) description_.upload_seconds = synchronised_seconds_since(upload_start) - description_.build_seconds;
@@ -203,10 +208,16 @@ class CudaOperator final : public StagedOperator<T> {
 
 template <class T>
 std::unique_ptr<Operator<T>> make_cuda_operator(const Csr<T>& a, const PlanOptions& options) {
-  return std::make_unique<CudaOperator<T>>(a, options);
+  return std::make_unique<CudaOperator<T>>(OperatorMatrix<T>(a), options);
+}
+template <class T>
+std::unique_ptr<Operator<T>> make_cuda_operator(const DeviceCsrView<T>& a, const PlanOptions& options) {
+  return std::make_unique<CudaOperator<T>>(OperatorMatrix<T>(a), options);
 }
 template std::unique_ptr<Operator<float>> make_cuda_operator(const Csr<float>&, const PlanOptions&);
 template std::unique_ptr<Operator<double>> make_cuda_operator(const Csr<double>&, const PlanOptions&);
+template std::unique_ptr<Operator<float>> make_cuda_operator(const DeviceCsrView<float>&, const PlanOptions&);
+template std::unique_ptr<Operator<double>> make_cuda_operator(const DeviceCsrView<double>&, const PlanOptions&);
 
 std::vector<KernelInfo> cuda_kernels() {
   std::vector<KernelInfo> kernels;

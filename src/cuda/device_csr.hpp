@@ -1,17 +1,22 @@
-// A Csr uploaded to the device: its three arrays and a view for kernels.
+// A Csr uploaded to the device, or copied from one handed over there: its
+// three arrays and a view for kernels.
 #pragma once
 
 #include "cuda/csr_algorithm.hpp"
+#include "cuda/cuda_check.hpp"
 #include "cuda/device_buffer.hpp"
 
 namespace spmv::detail {
 
-// Throws InvalidArgument naming the first entry of `host` whose column is
-// out of range, out of order or repeated, found on `device`, its upload; the
-// row pointers are valid (validate_row_pointers). As validate() does on the
-// host, in a fraction of the upload's time.
+// Throws InvalidArgument naming the first entry of `device` whose column is
+// out of range, out of order or repeated; its row pointers are valid. As
+// validate() does on the host, in a fraction of the upload's time.
 template <class T>
-void check_columns_on_device(const Csr<T>& host, const CsrView<T>& device);
+void check_columns_on_device(const CsrView<T>& device);
+// Throws InvalidArgument unless row_ptr runs from 0 to nnz without
+// decreasing (validate_row_pointers's checks and messages).
+template <class T>
+void check_row_pointers_on_device(const CsrView<T>& device);
 
 template <class T>
 struct DeviceCsr {
@@ -27,7 +32,14 @@ struct DeviceCsr {
         row_ptr(a.row_ptr, "CSR row pointers"),
         col_idx(a.col_idx, "CSR column indices"),
         values(a.values, "CSR values") {
-    check_columns_on_device(a, view());
+    check_columns_on_device(view());
+  }
+
+  // A copy of `source`, a CSR on the device already (checked).
+  explicit DeviceCsr(const CsrView<T>& source) : DeviceCsr(source.rows, source.cols, source.nnz) {
+    copy_on_device(row_ptr.data(), source.row_ptr, row_ptr.size());
+    copy_on_device(col_idx.data(), source.col_idx, col_idx.size());
+    copy_on_device(values.data(), source.values, values.size());
   }
 
   // Unfilled arrays for a rows x cols matrix of nnz entries.
@@ -43,6 +55,12 @@ struct DeviceCsr {
             values.data()};
   }
   std::size_t bytes() const { return row_ptr.bytes() + col_idx.bytes() + values.bytes(); }
+
+ private:
+  template <class X>
+  static void copy_on_device(X* to, const X* from, std::size_t count) {
+    if (count > 0) SPMV_CUDA_CHECK(cudaMemcpyAsync(to, from, count * sizeof(X), cudaMemcpyDeviceToDevice, nullptr));
+  }
 };
 
 // Aᵀ of `a` built on the device: transpose()'s arrays (each row of Aᵀ sorted

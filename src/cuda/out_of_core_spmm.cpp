@@ -159,7 +159,7 @@ class OutOfCoreSpmm<T>::Impl {
     }
     detail::check_kernel_params(name, options.params, entry->info.params);
     csr_.emplace(a);
-    algorithm_ = entry->make({a, csr_->view()}, options.params);
+    algorithm_ = entry->make({csr_->view()}, options.params);
     description_.backend = Backend::cuda;
     description_.kernel = entry->info.name;
     description_.format = entry->info.format;

@@ -37,11 +37,10 @@ class SpmmAlgorithm {
   virtual double build_seconds() const { return 0; }
 };
 
-// What a factory receives: the host matrix and the operator's device CSR of
-// the same matrix (which must outlive the algorithm).
+// What a factory receives: the operator's device CSR (which must outlive the
+// algorithm).
 template <class T>
 struct SpmmSource {
-  const Csr<T>& host;
   CsrView<T> device;
 };
 

@@ -144,7 +144,7 @@ class SpmmCsrVec final : public SpmmAlgorithm<T> {
         entry_lanes_(entry_lanes),
         columns_per_pass_(columns_per_pass),
         block_size_(block_size),
-        matrix_bytes_(csr_bytes(source.host.rows, source.host.nnz(), sizeof(T))) {}
+        matrix_bytes_(csr_bytes(source.device.rows, source.device.nnz, sizeof(T))) {}
 
   void spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta,
             cudaStream_t stream) const override {
@@ -214,10 +214,10 @@ class SpmmCsrVec final : public SpmmAlgorithm<T> {
 template <class T>
 std::unique_ptr<SpmmAlgorithm<T>> make_spmm_csr_vec(const SpmmSource<T>& source,
                                                     const KernelParams& params) {
-  const Csr<T>& a = source.host;
+  const CsrView<T>& a = source.device;
   // About eight entries per entry lane (on an H200, 2 lanes beat 4 and 8
   // for the 27-point stencil's 26.5 entries per row: docs/spmm.md).
-  const double mean = a.rows ? static_cast<double>(a.nnz()) / a.rows : 0.0;
+  const double mean = a.rows ? static_cast<double>(a.nnz) / a.rows : 0.0;
   return std::make_unique<SpmmCsrVec<T>>(source, param_or(params, "entry_lanes", power_of_two_at_most(mean / 8)),
                                          param_or(params, "columns_per_pass", 8),
                                          param_or(params, "block_size", default_block_size));

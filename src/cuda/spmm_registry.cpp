@@ -91,7 +91,7 @@ template <class T>
 std::unique_ptr<SpmmAlgorithm<T>> make_default_spmm(const SpmmSource<T>& source,
                                                     bool extra_formats) {
   std::unique_ptr<SpmmAlgorithm<T>> wide = make_spmm_csr_vec(source, {});
-  if (!extra_formats || source.host.nnz() == 0) return wide;
+  if (!extra_formats || source.device.nnz == 0) return wide;
   // The ELLR-T configuration and the padding check run where the matrix is
   // (host passes over the row lengths cost 40-80 ms on 9M rows); the check
   // comes before the ELLPACK-R copy is allocated.

@@ -29,6 +29,7 @@
 #include "cuda/dense_ops.hpp"
 #include "cuda/device_csr.hpp"
 #include "cuda/device_scope.hpp"
+#include "cuda/operator_matrix.hpp"
 #include "cuda/staged_operator.hpp"
 #include "spmv/formats/footprint.hpp"
 
@@ -78,13 +79,13 @@ class CusparseOperator final : public StagedOperator<T> {
  public:
   // `start`: when the factory began, so that the setup time covers the CSR
   // upload of the member initialisers as it does for the cuda backend.
-  CusparseOperator(const Csr<T>& a, const CusparseKernelEntry& entry, bool deterministic,
+  CusparseOperator(const OperatorMatrix<T>& a, const CusparseKernelEntry& entry, bool deterministic,
                    clock_type::time_point start)
       : StagedOperator<T>(a.rows, a.cols),
         kind_(entry.kind),
         deterministic_(deterministic),
-        trivial_(a.rows == 0 || a.cols == 0 || a.nnz() == 0),
-        matrix_(a),
+        trivial_(a.rows == 0 || a.cols == 0 || a.nnz == 0),
+        matrix_(a.copy_to_device()),
         x_probe_(std::max(a.rows, a.cols), "cuSPARSE probe vector x"),
         y_probe_(std::max(a.rows, a.cols), "cuSPARSE probe vector y") {
     if (!trivial_) create_descriptors(a);
@@ -96,8 +97,8 @@ class CusparseOperator final : public StagedOperator<T> {
     description_.device_bytes = matrix_.bytes() + coo_rows_.bytes() + buffer_.bytes() +
                                 transposed_buffer_.bytes() + (transposed_ ? transposed_->bytes() : 0);
     description_.matrix_bytes = kind_ == CusparseKernel::coo
-                                    ? static_cast<std::size_t>(a.nnz()) * (2 * sizeof(index_t) + sizeof(T))
-                                    : csr_bytes(a.rows, a.nnz(), sizeof(T));
+                                    ? static_cast<std::size_t>(a.nnz) * (2 * sizeof(index_t) + sizeof(T))
+                                    : csr_bytes(a.rows, a.nnz, sizeof(T));
   }
 
   ~CusparseOperator() override {
@@ -194,26 +195,26 @@ class CusparseOperator final : public StagedOperator<T> {
     }
   }
 
-  void create_descriptors(const Csr<T>& a) {
+  void create_descriptors(const OperatorMatrix<T>& a) {
     SPMV_CUSPARSE_CHECK(cusparseCreate(&handle_));
     if (kind_ == CusparseKernel::coo) {
       // The row of every entry, expanded from the uploaded row_ptr by cuSPARSE
       // (as a user of cuSPARSE would): on the host and copied from pageable
       // memory it cost 5 ns an entry, 4x the CSR upload.
-      coo_rows_ = DeviceBuffer<index_t>(a.col_idx.size(), "COO row indices");
-      SPMV_CUSPARSE_CHECK(cusparseXcsr2coo(handle_, matrix_.row_ptr.data(), a.nnz(), a.rows, coo_rows_.data(),
+      coo_rows_ = DeviceBuffer<index_t>(static_cast<std::size_t>(a.nnz), "COO row indices");
+      SPMV_CUSPARSE_CHECK(cusparseXcsr2coo(handle_, matrix_.row_ptr.data(), a.nnz, a.rows, coo_rows_.data(),
                                            CUSPARSE_INDEX_BASE_ZERO));
-      SPMV_CUSPARSE_CHECK(cusparseCreateCoo(&descr_, a.rows, a.cols, a.nnz(), coo_rows_.data(),
+      SPMV_CUSPARSE_CHECK(cusparseCreateCoo(&descr_, a.rows, a.cols, a.nnz, coo_rows_.data(),
                                             matrix_.col_idx.data(), matrix_.values.data(),
                                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
                                             value_type<T>()));
     } else {
-      descr_ = csr_descriptor(matrix_, a.rows, a.cols, a.nnz());
+      descr_ = csr_descriptor(matrix_, a.rows, a.cols, a.nnz);
     }
     if (deterministic_) {
       // cuSPARSE's transposed product is not deterministic: multiply by A^T.
-      transposed_.emplace(transpose(a));
-      transposed_descr_ = csr_descriptor(*transposed_, a.cols, a.rows, a.nnz());
+      transposed_.emplace(transpose_on_device(matrix_.view(), nullptr));
+      transposed_descr_ = csr_descriptor(*transposed_, a.cols, a.rows, a.nnz);
     }
     SPMV_CUSPARSE_CHECK(cusparseCreateDnVec(&x_, a.cols, x_probe_.data(), value_type<T>()));
     SPMV_CUSPARSE_CHECK(cusparseCreateDnVec(&y_, a.rows, y_probe_.data(), value_type<T>()));
@@ -308,8 +309,10 @@ std::vector<KernelInfo> cusparse_kernels() {
   return kernels;
 }
 
+namespace {
+
 template <class T>
-std::unique_ptr<Operator<T>> make_cusparse_operator(const Csr<T>& a, const PlanOptions& options) {
+std::unique_ptr<Operator<T>> make_operator_of(const OperatorMatrix<T>& a, const PlanOptions& options) {
   const auto start = clock_type::now();
   const std::string name =
       !options.kernel.empty() ? options.kernel : options.deterministic ? "cusparse-csr-alg2" : "cusparse-csr-alg1";
@@ -322,7 +325,20 @@ std::unique_ptr<Operator<T>> make_cusparse_operator(const Csr<T>& a, const PlanO
   for (const auto& entry : cusparse_registry()) list += (list.empty() ? "" : ", ") + entry.info.name;
   throw InvalidArgument("unknown cusparse kernel '" + name + "' (cusparse kernels: " + list + ")");
 }
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<Operator<T>> make_cusparse_operator(const Csr<T>& a, const PlanOptions& options) {
+  return make_operator_of(OperatorMatrix<T>(a), options);
+}
+template <class T>
+std::unique_ptr<Operator<T>> make_cusparse_operator(const DeviceCsrView<T>& a, const PlanOptions& options) {
+  return make_operator_of(OperatorMatrix<T>(a), options);
+}
 template std::unique_ptr<Operator<float>> make_cusparse_operator(const Csr<float>&, const PlanOptions&);
 template std::unique_ptr<Operator<double>> make_cusparse_operator(const Csr<double>&, const PlanOptions&);
+template std::unique_ptr<Operator<float>> make_cusparse_operator(const DeviceCsrView<float>&, const PlanOptions&);
+template std::unique_ptr<Operator<double>> make_cusparse_operator(const DeviceCsrView<double>&, const PlanOptions&);
 
 }  // namespace spmv::detail

@@ -31,12 +31,15 @@ std::string padding_refusal(const std::string& kernel, const FormatFootprint& f)
 // parallel pass over row_ptr.
 constexpr double sampled_footprint_margin = 2.0 / 3.0;
 
+// nullopt where the footprint needs the matrix's every row and `m` is null
+// (the matrix is on the device: its build decides).
 template <class T, class Exact>
-FormatFootprint padded_footprint(const Csr<T>& m, const MatrixStats& stats, const FormatFootprint& from_stats,
-                                 const Exact& exact) {
-  if (stats.row_length_rows == m.rows) return from_stats;
+std::optional<FormatFootprint> padded_footprint(const Csr<T>* m, const MatrixStats& stats,
+                                                const FormatFootprint& from_stats, const Exact& exact) {
+  if (stats.row_length_rows == stats.rows) return from_stats;
   if (from_stats.within_limit(sampled_footprint_margin * default_max_padding)) return from_stats;
-  return exact(m);
+  if (!m) return std::nullopt;
+  return exact(*m);
 }
 
 // The HYB layout's footprint from its exact split: analyse() with the
@@ -56,42 +59,50 @@ FormatFootprint exact_hyb_footprint(const Csr<T>& m) {
 }  // namespace
 
 template <class T>
-std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T>& a, const MatrixStats& stats,
+std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T>* a, const MatrixStats& stats,
                                           const GpuShape& gpu) {
-  using Footprint = std::function<FormatFootprint(const Csr<T>&)>;
+  using Footprint = std::function<std::optional<FormatFootprint>(const Csr<T>*)>;
   const std::map<std::string, Footprint> padded = {
       {"ell",
-       [&stats](const Csr<T>& m) {
-         return padded_footprint(m, stats, ell_footprint<T>(m.rows, stats.row_length.max, m.nnz()),
-                                 [](const Csr<T>& whole) { return ell_footprint(whole); });
+       [&stats](const Csr<T>* m) -> std::optional<FormatFootprint> {
+         const FormatFootprint from_stats = ell_footprint<T>(stats.rows, stats.row_length.max, stats.nnz);
+         // The longest row read is at most the longest row: a footprint
+         // beyond the limit from the rows read is beyond it exactly.
+         if (!from_stats.within_limit(default_max_padding)) return from_stats;
+         return padded_footprint(m, stats, from_stats, [](const Csr<T>& whole) { return ell_footprint(whole); });
        }},
       {"ellr-t",
-       [&gpu](const Csr<T>& m) {
-         const std::vector<index_t> lengths = row_lengths(m);
-         return ellpack_r_footprint(m, ellrt_configuration(lengths, gpu).threads_per_row);
+       [&gpu](const Csr<T>* m) -> std::optional<FormatFootprint> {
+         if (!m) return std::nullopt;
+         const std::vector<index_t> lengths = row_lengths(*m);
+         return ellpack_r_footprint(*m, ellrt_configuration(lengths, gpu).threads_per_row);
        }},
       {"hyb",
-       [&stats](const Csr<T>& m) {
-         return padded_footprint(m, stats, hyb_footprint<T>(m.rows, stats.hyb_ell_width, m.nnz(), stats.hyb_coo_nnz),
+       [&stats](const Csr<T>* m) {
+         return padded_footprint(m, stats,
+                                 hyb_footprint<T>(stats.rows, stats.hyb_ell_width, stats.nnz, stats.hyb_coo_nnz),
                                  [](const Csr<T>& whole) { return exact_hyb_footprint(whole); });
        }},
   };
   if (kernel == "dia" || kernel == "sell" || kernel == "blocked" || kernel == "bro-ell" || kernel == "bro-hyb")
     return std::nullopt;
   if (kernel == "dense-cublas") {
-    const FormatFootprint f = dense_footprint(a);
+    const FormatFootprint f = dense_footprint<T>(stats.rows, stats.cols, stats.nnz);
     if (f.bytes > DenseOptions{}.max_bytes)
       return "dense-cublas would need " + one_decimal(f.bytes / 1048576.0) + " MiB (limit " +
              one_decimal(DenseOptions{}.max_bytes / 1048576.0) + " MiB)";
     return std::string();
   }
   const auto found = padded.find(kernel);
-  return found == padded.end() ? std::string() : padding_refusal(kernel, found->second(a));
+  if (found == padded.end()) return std::string();
+  const std::optional<FormatFootprint> footprint = found->second(a);
+  if (!footprint) return std::nullopt;
+  return padding_refusal(kernel, *footprint);
 }
 
-template std::optional<std::string> format_refusal(const std::string&, const Csr<float>&, const MatrixStats&,
+template std::optional<std::string> format_refusal(const std::string&, const Csr<float>*, const MatrixStats&,
                                                    const GpuShape&);
-template std::optional<std::string> format_refusal(const std::string&, const Csr<double>&, const MatrixStats&,
+template std::optional<std::string> format_refusal(const std::string&, const Csr<double>*, const MatrixStats&,
                                                    const GpuShape&);
 
 }  // namespace spmv::detail

@@ -24,8 +24,10 @@ namespace spmv::detail {
 // costs more than the upload, while their device builds decide it in
 // milliseconds before allocating, so the operator checks them when it
 // builds (make_operator takes the plan's next candidate on a refusal).
+// `a` null: the matrix is on the device, and only what `stats` decides is
+// checked (nullopt for the rest, which the device builds check).
 template <class T>
-std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T>& a, const MatrixStats& stats,
+std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T>* a, const MatrixStats& stats,
                                           const GpuShape& gpu);
 
 }  // namespace spmv::detail

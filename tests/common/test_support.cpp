@@ -50,6 +50,16 @@ std::vector<std::string> real_matrix_files() {
   return files;
 }
 
+std::string invalid_argument_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InvalidArgument& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "accepted";
+  return {};
+}
+
 std::string temp_dir() {
   static int counter = 0;
   const fs::path dir = fs::temp_directory_path() /

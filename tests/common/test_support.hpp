@@ -28,6 +28,9 @@ std::string source_dir();
 std::string cli_path();
 // A fresh empty directory under the system temp dir, removed at exit.
 std::string temp_dir();
+// The message of the InvalidArgument `f` throws; a test failure (and "")
+// when it throws none.
+std::string invalid_argument_of(const std::function<void()>& f);
 
 // Canonical Csr from 0-based (row, column, value) triplets, duplicates summed.
 Csr<double> from_triplets(index_t rows, index_t cols,

@@ -20,16 +20,7 @@
 namespace spmv {
 namespace {
 
-// The message of the InvalidArgument `f` throws, or a failure.
-std::string refusal(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InvalidArgument& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "accepted";
-  return {};
-}
+using test::invalid_argument_of;
 
 struct Corruption {
   const char* name;
@@ -60,16 +51,17 @@ TEST(GpuColumnCheck, PlansRefuseEveryBadColumnWithTheHostMessage) {
       const index_t k = a.row_ptr[row] + a.row_length(row) / 2 + 1;  // a lane other than the first
       corruption.apply(a, k);
       SCOPED_TRACE(std::to_string(a.rows) + " rows, entry " + std::to_string(k) + " " + corruption.name);
-      const std::string expected = refusal([&] { validate(a); });
+      const std::string expected = invalid_argument_of([&] { validate(a); });
       ASSERT_NE(expected.find("entry " + std::to_string(k) + " (row " + std::to_string(row)), std::string::npos)
           << expected;
       for (const Backend backend : {Backend::cuda, Backend::cusparse}) {
         PlanOptions options;
         options.backend = backend;
-        EXPECT_EQ(refusal([&] { plan(a, options); }), expected) << to_string(backend);
+        EXPECT_EQ(invalid_argument_of([&] { plan(a, options); }), expected) << to_string(backend);
         options.kernel = backend == Backend::cuda ? "ell" : "";  // the plan reads no column: the upload's check
-        EXPECT_EQ(refusal([&] { plan(a, options); }), expected) << to_string(backend) << " " << options.kernel;
-        EXPECT_EQ(refusal([&] { make_operator(make_plan(a, options), a); }), expected);
+        EXPECT_EQ(invalid_argument_of([&] { plan(a, options); }), expected)
+            << to_string(backend) << " " << options.kernel;
+        EXPECT_EQ(invalid_argument_of([&] { make_operator(make_plan(a, options), a); }), expected);
       }
     }
   }
@@ -82,7 +74,7 @@ TEST(GpuColumnCheck, TheUploadNamesTheFirstBadRow) {
     const index_t last = a.rows - 1, first = a.rows / 3;
     a.col_idx[a.row_ptr[last + 1] - 1] = a.cols;
     a.col_idx[a.row_ptr[first]] = -5;
-    const std::string message = refusal([&] { detail::DeviceCsr<double>{a}; });
+    const std::string message = invalid_argument_of([&] { detail::DeviceCsr<double>{a}; });
     EXPECT_NE(message.find("(row " + std::to_string(first) + ", column -5) is out of range"), std::string::npos)
         << message;
   }

@@ -128,6 +128,35 @@ def test_cupyx_matrix_on_a_non_blocking_stream(cupy):
     assert_product_close(doubled.get() / 2, a, x, a @ x)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_a_cupyx_matrix_is_planned_on_the_device_as_on_the_host(cupy, dtype):
+    import cupyx.scipy.sparse
+
+    a = random_matrix(30000, 30000, dtype)
+    on_device = cupyx.scipy.sparse.csr_matrix(a)
+    host_plan, device_plan = spmv.make_plan(a, backend="cuda"), spmv.make_plan(on_device)
+    assert device_plan.options.kernel == host_plan.options.kernel
+    assert device_plan.features == host_plan.features
+    x = random_vector(30000, dtype)
+    y = spmv.make_operator(device_plan, on_device) @ cupy.asarray(x)
+    assert_product_close(y.get(), a, x, a @ x)
+
+
+def test_a_cupyx_matrix_without_canonical_format_is_made_canonical_on_the_device(cupy):
+    import cupyx.scipy.sparse
+
+    # Row 0 holds column 2 twice (summed) and its columns out of order.
+    indptr, indices = cupy.asarray([0, 3, 4, 5], dtype=cupy.int32), cupy.asarray([2, 0, 2, 1, 0], dtype=cupy.int32)
+    data = cupy.asarray([1.0, 2.0, 3.0, 4.0, 5.0])
+    matrix = cupyx.scipy.sparse.csr_matrix((data, indices, indptr), shape=(3, 3))
+    assert not matrix.has_canonical_format
+    op = spmv.plan(matrix, kernel="csr-scalar")
+    y = op @ cupy.asarray([1.0, 10.0, 100.0])
+    np.testing.assert_allclose(y.get(), [2.0 + 400.0, 40.0, 5.0])
+    with pytest.raises(ValueError, match="cuda or cusparse backend"):
+        spmv.plan(matrix, backend="cpu")
+
+
 def test_torch_stream(torch):
     a = random_matrix(20000, 20000, np.float32)
     x = random_vector(20000, np.float32)

@@ -89,7 +89,7 @@ TEST(Plan, TheChosenKernelNeverRefusesTheMatrix) {
       if (plan.tuning != "model") continue;
       // Accepted, or left to the format's device build to check.
       const std::optional<std::string> refusal =
-          detail::format_refusal(plan.options.kernel, m.matrix, stats, h100_shape);
+          detail::format_refusal(plan.options.kernel, &m.matrix, stats, h100_shape);
       EXPECT_TRUE(!refusal || refusal->empty()) << *refusal;
       // Every candidate ranked above the winner was checked and refused.
       for (const PlanCandidate& c : plan.candidates) {
@@ -128,7 +128,7 @@ TEST(Plan, RefusalChecksAgreeWithTheFormatBuilders) {
     const MatrixStats stats = planned_stats(m.matrix);
     for (const auto& [kernel, build] : builders) {
       SCOPED_TRACE(m.name + " " + kernel);
-      const std::optional<std::string> refusal = detail::format_refusal(kernel, m.matrix, stats, h100_shape);
+      const std::optional<std::string> refusal = detail::format_refusal(kernel, &m.matrix, stats, h100_shape);
       ASSERT_TRUE(refusal.has_value());
       if (refusal->empty()) {
         if (stats.row_length_rows == m.matrix.rows) {
@@ -145,7 +145,7 @@ TEST(Plan, RefusalChecksAgreeWithTheFormatBuilders) {
   // builds (tests/gpu: the device builds refuse as the host builders do).
   const Csr<double>& first = matrices.front().matrix;
   for (const std::string kernel : {"dia", "sell", "blocked", "bro-ell", "bro-hyb"})
-    EXPECT_FALSE(detail::format_refusal(kernel, first, planned_stats(first), h100_shape).has_value()) << kernel;
+    EXPECT_FALSE(detail::format_refusal(kernel, &first, planned_stats(first), h100_shape).has_value()) << kernel;
 }
 
 // Matrices of more rows than the analysis reads: uniform rows, far within
@@ -160,14 +160,21 @@ TEST(Plan, RefusalsFromASampleOfRows) {
   ASSERT_LT(skewed_stats.row_length_rows, skewed.rows);
   for (const char* kernel : {"ell", "hyb"}) {
     SCOPED_TRACE(kernel);
-    EXPECT_EQ(detail::format_refusal(kernel, uniform, uniform_stats, h100_shape), std::string());
+    EXPECT_EQ(detail::format_refusal(kernel, &uniform, uniform_stats, h100_shape), std::string());
   }
   EXPECT_NO_THROW(ell_from_csr(uniform));
   EXPECT_NO_THROW(hyb_from_csr(uniform));
-  const std::optional<std::string> ell = detail::format_refusal("ell", skewed, skewed_stats, h100_shape);
+  const std::optional<std::string> ell = detail::format_refusal("ell", &skewed, skewed_stats, h100_shape);
   ASSERT_TRUE(ell.has_value());
   EXPECT_NE(*ell, "");
   EXPECT_THROW(ell_from_csr(skewed), FormatLimitError);
+  // A matrix on the device (no host Csr): what the sample decides is the
+  // same (the longest row read bounds ELL's footprint from below), the rest
+  // is left to the device builds.
+  for (const char* kernel : {"ell", "hyb"})
+    EXPECT_EQ(detail::format_refusal<double>(kernel, nullptr, uniform_stats, h100_shape), std::string()) << kernel;
+  EXPECT_EQ(detail::format_refusal<double>("ell", nullptr, skewed_stats, h100_shape), ell);
+  EXPECT_EQ(detail::format_refusal<double>("ellr-t", nullptr, uniform_stats, h100_shape), std::nullopt);
 }
 
 // A device unlike any the model was trained on puts every kernel of ours

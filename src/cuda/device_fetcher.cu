@@ -1,0 +1,114 @@
+#include "cuda/device_fetcher.hpp"
+
+#include "cuda/cuda_check.hpp"
+#include "cuda/device_buffer.hpp"
+
+namespace spmv::detail {
+
+namespace {
+
+constexpr int gather_block = 256;
+
+// Piece p of the gather: `count` items from source[first], to out[at].
+struct GatherPiece {
+  std::int64_t first;
+  std::int64_t count;
+  std::int64_t at;
+};
+
+// One block per piece (striding over pieces when there are more).
+template <class X>
+__global__ void gather_pieces_kernel(const X* source, const GatherPiece* pieces, int piece_count, X* out) {
+  for (int p = blockIdx.x; p < piece_count; p += gridDim.x) {
+    const GatherPiece piece = pieces[p];
+    for (std::int64_t i = threadIdx.x; i < piece.count; i += blockDim.x) out[piece.at + i] = source[piece.first + i];
+  }
+}
+
+template <class X>
+__global__ void strided_kernel(const X* source, std::int64_t stride, std::int64_t count, X* out) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < count) out[i] = source[i * stride];
+}
+
+template <class X>
+std::vector<X> copied_back(const DeviceBuffer<X>& gathered) {
+  std::vector<X> host(gathered.size());
+  if (!host.empty())
+    SPMV_CUDA_CHECK(cudaMemcpy(host.data(), gathered.data(), gathered.bytes(), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+// The pieces of `source` one after another, copied back.
+template <class X>
+std::vector<X> gathered(const X* source, const std::vector<GatherPiece>& pieces, std::int64_t total) {
+  DeviceBuffer<X> out(static_cast<std::size_t>(total), "analysis sample");
+  if (total > 0) {
+    const DeviceBuffer<GatherPiece> on_device(pieces, "analysis sample pieces");
+    const int count = static_cast<int>(pieces.size());
+    gather_pieces_kernel<<<std::min(count, 65535), gather_block>>>(source, on_device.data(), count, out.data());
+    SPMV_LAUNCH_CHECK();
+  }
+  return copied_back(out);
+}
+
+}  // namespace
+
+// FNV-1a over pairs of indices (a byte at a time cost milliseconds on a sample).
+template <class T>
+void DeviceCsrFetcher<T>::mix(const std::vector<index_t>& indices) {
+  for (std::size_t i = 0; i < indices.size(); i += 2) {
+    const std::uint64_t low = static_cast<std::uint32_t>(indices[i]);
+    const std::uint64_t high = i + 1 < indices.size() ? static_cast<std::uint32_t>(indices[i + 1]) : 0;
+    hash_ = (hash_ ^ (low | high << 32)) * 0x100000001b3ull;
+  }
+}
+
+template <class T>
+std::vector<index_t> DeviceCsrFetcher<T>::row_pointers_every(index_t stride) {
+  const std::int64_t strided = (std::int64_t{a_.rows} + stride - 1) / stride;
+  DeviceBuffer<index_t> out(static_cast<std::size_t>(strided) + 1, "analysis row pointers");
+  if (strided > 0) {
+    strided_kernel<<<blocks_for(static_cast<std::size_t>(strided), gather_block), gather_block>>>(
+        a_.row_ptr, stride, strided, out.data());
+    SPMV_LAUNCH_CHECK();
+  }
+  SPMV_CUDA_CHECK(cudaMemcpyAsync(out.data() + strided, a_.row_ptr + a_.rows, sizeof(index_t),
+                                  cudaMemcpyDeviceToDevice, nullptr));
+  std::vector<index_t> starts = copied_back(out);
+  mix(starts);
+  return starts;
+}
+
+template <class T>
+std::vector<index_t> DeviceCsrFetcher<T>::row_pointers(const std::vector<RowRange>& ranges) {
+  std::vector<GatherPiece> pieces;
+  std::int64_t total = 0;
+  for (const RowRange& range : ranges) {
+    const std::int64_t count = std::int64_t{range.end} - range.begin + 1;
+    pieces.push_back({range.begin, count, total});
+    total += count;
+  }
+  std::vector<index_t> read = gathered(a_.row_ptr, pieces, total);
+  mix(read);
+  return read;
+}
+
+template <class T>
+void DeviceCsrFetcher<T>::entries(const std::vector<typename CsrFetcher<T>::EntryRange>& ranges,
+                                  std::vector<index_t>& col_idx, std::vector<T>& values) {
+  std::vector<GatherPiece> pieces;
+  std::int64_t total = 0;
+  for (const auto& range : ranges) {
+    pieces.push_back({range.first, std::int64_t{range.end} - range.first, total});
+    total += pieces.back().count;
+  }
+  col_idx = gathered(a_.col_idx, pieces, total);
+  values = gathered(a_.values, pieces, total);
+  mix(col_idx);
+}
+
+template class DeviceCsrFetcher<float>;
+template class DeviceCsrFetcher<double>;
+
+}  // namespace spmv::detail

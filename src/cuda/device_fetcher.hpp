@@ -1,0 +1,38 @@
+// What the analysis of a plan reads of a CSR on the device (core/row_source.hpp),
+// copied back in one transfer per read: the pieces are gathered into one
+// device buffer first, so that a read of many short runs of rows costs one
+// copy and one synchronisation.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/row_source.hpp"
+#include "cuda/csr_algorithm.hpp"
+
+namespace spmv::detail {
+
+template <class T>
+class DeviceCsrFetcher final : public CsrFetcher<T> {
+ public:
+  explicit DeviceCsrFetcher(const CsrView<T>& a) : a_(a) {}
+  index_t rows() const override { return a_.rows; }
+  index_t cols() const override { return a_.cols; }
+  index_t nnz() const override { return a_.nnz; }
+  std::vector<index_t> row_pointers_every(index_t stride) override;
+  std::vector<index_t> row_pointers(const std::vector<RowRange>& ranges) override;
+  void entries(const std::vector<typename CsrFetcher<T>::EntryRange>& ranges, std::vector<index_t>& col_idx,
+               std::vector<T>& values) override;
+  // A hash of the row pointers and columns read so far, in order: a
+  // fingerprint of the matrix (what is read depends on the matrix alone), for
+  // the plan cache's key.
+  std::uint64_t fingerprint() const { return hash_; }
+
+ private:
+  void mix(const std::vector<index_t>& indices);
+
+  CsrView<T> a_;
+  std::uint64_t hash_ = 0xcbf29ce484222325ull;  // FNV-1a's offset basis
+};
+
+}  // namespace spmv::detail

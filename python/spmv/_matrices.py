@@ -60,18 +60,19 @@ class DeviceMatrix:
         self.device = device
 
 
-def _checked_sizes(data, indices, shape, dtype):
-    """(value type, rows, cols) of a matrix of these arrays, within 32-bit indices."""
-    value_type = value_type_of(data.dtype if dtype is None else dtype)
+def _checked_sizes(value_dtype, nnz, shape):
+    """(value type, rows, cols) of a matrix of `nnz` entries of `value_dtype`,
+    within 32-bit indices."""
+    value_type = value_type_of(value_dtype)
     rows, cols = (int(n) for n in shape)
-    if max(rows, cols, len(indices)) > _INDEX_LIMIT:
-        raise ValueError(f"a {rows} x {cols} matrix with {len(indices)} entries needs more than "
+    if max(rows, cols, nnz) > _INDEX_LIMIT:
+        raise ValueError(f"a {rows} x {cols} matrix with {nnz} entries needs more than "
                          "32-bit indices, which spmv does not support")
     return value_type, rows, cols
 
 
-def _device_matrix(indptr, indices, data, shape, device, dtype, addresses):
-    value_type, rows, cols = _checked_sizes(data, indices, shape, dtype)
+def _device_matrix(indptr, indices, data, shape, device, value_dtype, addresses):
+    value_type, rows, cols = _checked_sizes(value_dtype, len(indices), shape)
     view_class = _spmv.DeviceCsrF32 if value_type == "f32" else _spmv.DeviceCsrF64
     view = view_class(rows, cols, len(indices), *addresses(indptr, indices, data))
     return DeviceMatrix(view, (indptr, indices, data), device)
@@ -83,11 +84,11 @@ def _cupy_device_matrix(matrix, dtype):
         csr = csr.copy()
         csr.sum_duplicates()  # sorts each row's columns and sums repeats, on the device
     value_dtype = csr.data.dtype if dtype is None else np.dtype(dtype)
-    value_type_of(value_dtype)
+    value_type_of(value_dtype)  # refused before any conversion
     cupy = sys.modules["cupy"]
     arrays = [cupy.ascontiguousarray(a, dtype=t)
               for a, t in ((csr.indptr, np.int32), (csr.indices, np.int32), (csr.data, value_dtype))]
-    return _device_matrix(*arrays, csr.shape, csr.data.device.id, dtype,
+    return _device_matrix(*arrays, csr.shape, csr.data.device.id, value_dtype,
                           lambda *a: tuple(array.data.ptr for array in a))
 
 
@@ -96,11 +97,11 @@ def _torch_device_matrix(matrix, dtype):
     if matrix.layout != torch.sparse_csr:
         matrix = matrix.coalesce().to_sparse_csr() if matrix.layout == torch.sparse_coo else matrix.to_sparse_csr()
     value_dtype = np.dtype(str(matrix.values().dtype).replace("torch.", "")) if dtype is None else np.dtype(dtype)
-    value_type_of(value_dtype)
+    value_type_of(value_dtype)  # refused before any conversion
     torch_dtype = torch.float32 if value_dtype == np.float32 else torch.float64
     arrays = (matrix.crow_indices().to(torch.int32).contiguous(), matrix.col_indices().to(torch.int32).contiguous(),
               matrix.values().to(torch_dtype).contiguous())
-    return _device_matrix(*arrays, tuple(matrix.shape), matrix.device.index, dtype,
+    return _device_matrix(*arrays, tuple(matrix.shape), matrix.device.index, value_dtype,
                           lambda *a: tuple(array.data_ptr() for array in a))
 
 
@@ -119,7 +120,7 @@ def library_csr(matrix, dtype=None):
     """The library's Csr (CsrF32 or CsrF64) of `matrix`: validated, duplicates
     summed, rows sorted. The value type is `dtype`, else the matrix's own."""
     indptr, indices, data, shape = _host_csr_arrays(matrix)
-    value_type, rows, cols = _checked_sizes(data, indices, shape, dtype)
+    value_type, rows, cols = _checked_sizes(data.dtype if dtype is None else dtype, len(indices), shape)
     value_dtype = np.float32 if value_type == "f32" else np.float64
     csr_class = _spmv.CsrF32 if value_type == "f32" else _spmv.CsrF64
     return csr_class(rows, cols, np.ascontiguousarray(indptr, dtype=np.int32),

@@ -9,13 +9,6 @@ namespace {
 
 constexpr int gather_block = 256;
 
-// Piece p of the gather: `count` items from source[first], to out[at].
-struct GatherPiece {
-  std::int64_t first;
-  std::int64_t count;
-  std::int64_t at;
-};
-
 // One block per piece (striding over pieces when there are more).
 template <class X>
 __global__ void gather_pieces_kernel(const X* source, const GatherPiece* pieces, int piece_count, X* out) {
@@ -32,27 +25,47 @@ __global__ void strided_kernel(const X* source, std::int64_t stride, std::int64_
 }
 
 template <class X>
-std::vector<X> copied_back(const DeviceBuffer<X>& gathered) {
-  std::vector<X> host(gathered.size());
-  if (!host.empty())
-    SPMV_CUDA_CHECK(cudaMemcpy(host.data(), gathered.data(), gathered.bytes(), cudaMemcpyDeviceToHost));
+std::vector<X> copied_back(const X* device, std::size_t count) {
+  std::vector<X> host(count);
+  if (count > 0) SPMV_CUDA_CHECK(cudaMemcpy(host.data(), device, count * sizeof(X), cudaMemcpyDeviceToHost));
   return host;
 }
 
-// The pieces of `source` one after another, copied back.
-template <class X>
-std::vector<X> gathered(const X* source, const std::vector<GatherPiece>& pieces, std::int64_t total) {
-  DeviceBuffer<X> out(static_cast<std::size_t>(total), "analysis sample");
-  if (total > 0) {
-    const DeviceBuffer<GatherPiece> on_device(pieces, "analysis sample pieces");
-    const int count = static_cast<int>(pieces.size());
-    gather_pieces_kernel<<<std::min(count, 65535), gather_block>>>(source, on_device.data(), count, out.data());
-    SPMV_LAUNCH_CHECK();
-  }
-  return copied_back(out);
+constexpr std::size_t scratch_alignment = 256;
+
+std::size_t aligned(std::size_t bytes) {
+  return (bytes + scratch_alignment - 1) / scratch_alignment * scratch_alignment;
 }
 
 }  // namespace
+
+template <class T>
+void* DeviceCsrFetcher<T>::scratch(std::size_t bytes) {
+  if (scratch_.size() < bytes) {
+    const std::size_t size = std::max(bytes, 2 * scratch_.size());
+    scratch_ = DeviceBuffer<unsigned char>();  // freed before the larger one is allocated
+    scratch_ = DeviceBuffer<unsigned char>(size, "analysis sample");
+  }
+  return scratch_.data();
+}
+
+// The pieces of `source` one after another, copied back: the pieces' list
+// and the gathered items share the fetcher's scratch.
+template <class T>
+template <class X>
+std::vector<X> DeviceCsrFetcher<T>::gathered(const X* source, const std::vector<GatherPiece>& pieces,
+                                             std::int64_t total) {
+  if (total == 0) return {};
+  const std::size_t list_bytes = aligned(pieces.size() * sizeof(GatherPiece));
+  auto* base = static_cast<unsigned char*>(scratch(list_bytes + static_cast<std::size_t>(total) * sizeof(X)));
+  auto* list = reinterpret_cast<GatherPiece*>(base);
+  X* out = reinterpret_cast<X*>(base + list_bytes);
+  SPMV_CUDA_CHECK(cudaMemcpy(list, pieces.data(), pieces.size() * sizeof(GatherPiece), cudaMemcpyHostToDevice));
+  const int count = static_cast<int>(pieces.size());
+  gather_pieces_kernel<<<std::min(count, 65535), gather_block>>>(source, list, count, out);
+  SPMV_LAUNCH_CHECK();
+  return copied_back(out, static_cast<std::size_t>(total));
+}
 
 // FNV-1a over pairs of indices (a byte at a time cost milliseconds on a sample).
 template <class T>
@@ -67,15 +80,15 @@ void DeviceCsrFetcher<T>::mix(const std::vector<index_t>& indices) {
 template <class T>
 std::vector<index_t> DeviceCsrFetcher<T>::row_pointers_every(index_t stride) {
   const std::int64_t strided = (std::int64_t{a_.rows} + stride - 1) / stride;
-  DeviceBuffer<index_t> out(static_cast<std::size_t>(strided) + 1, "analysis row pointers");
+  auto* out = static_cast<index_t*>(scratch(static_cast<std::size_t>(strided + 1) * sizeof(index_t)));
   if (strided > 0) {
     strided_kernel<<<blocks_for(static_cast<std::size_t>(strided), gather_block), gather_block>>>(
-        a_.row_ptr, stride, strided, out.data());
+        a_.row_ptr, stride, strided, out);
     SPMV_LAUNCH_CHECK();
   }
-  SPMV_CUDA_CHECK(cudaMemcpyAsync(out.data() + strided, a_.row_ptr + a_.rows, sizeof(index_t),
-                                  cudaMemcpyDeviceToDevice, nullptr));
-  std::vector<index_t> starts = copied_back(out);
+  SPMV_CUDA_CHECK(
+      cudaMemcpyAsync(out + strided, a_.row_ptr + a_.rows, sizeof(index_t), cudaMemcpyDeviceToDevice, nullptr));
+  std::vector<index_t> starts = copied_back(out, static_cast<std::size_t>(strided) + 1);
   mix(starts);
   return starts;
 }

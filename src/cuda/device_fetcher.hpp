@@ -9,8 +9,16 @@
 
 #include "core/row_source.hpp"
 #include "cuda/csr_algorithm.hpp"
+#include "cuda/device_buffer.hpp"
 
 namespace spmv::detail {
+
+// Piece p of a gather: `count` items from source[first], to out[at].
+struct GatherPiece {
+  std::int64_t first;
+  std::int64_t count;
+  std::int64_t at;
+};
 
 template <class T>
 class DeviceCsrFetcher final : public CsrFetcher<T> {
@@ -30,8 +38,14 @@ class DeviceCsrFetcher final : public CsrFetcher<T> {
 
  private:
   void mix(const std::vector<index_t>& indices);
+  // Device memory of at least `bytes`, kept for the next read (one
+  // allocation serves an analysis's reads, not two a read).
+  void* scratch(std::size_t bytes);
+  template <class X>
+  std::vector<X> gathered(const X* source, const std::vector<GatherPiece>& pieces, std::int64_t total);
 
   CsrView<T> a_;
+  DeviceBuffer<unsigned char> scratch_;
   std::uint64_t hash_ = 0xcbf29ce484222325ull;  // FNV-1a's offset basis
 };
 

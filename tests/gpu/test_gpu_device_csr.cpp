@@ -148,7 +148,7 @@ TEST(GpuDeviceCsr, TransposesAreTheHostPlansBitForBit) {
   const DeviceArrays<double> on_device(a);
   const std::vector<double> x = test::random_vector<double>(static_cast<std::size_t>(a.rows), 8);
   for (const bool deterministic : {true, false}) {
-    for (const char* kernel : {"csr-adaptive", "ell", "cusparse-csr-alg2"}) {
+    for (const char* kernel : {"csr-adaptive", "hyb", "cusparse-csr-alg2"}) {
       SCOPED_TRACE(std::string(kernel) + (deterministic ? " deterministic" : " explicit transpose"));
       PlanOptions options;
       options.backend = std::string(kernel).rfind("cusparse", 0) == 0 ? Backend::cusparse : Backend::cuda;

@@ -33,7 +33,10 @@
 
 #include "core/backends.hpp"
 #include "core/workbench.hpp"
+#include "core/row_source.hpp"
 #include "cuda/device_buffer.hpp"
+#include "cuda/device_fetcher.hpp"
+#include "select/features.hpp"
 #include "spmv/error.hpp"
 #include "spmv/formats/blocked.hpp"
 #include "spmv/formats/bro_coo.hpp"
@@ -158,6 +161,43 @@ void print_choice_cost(const spmv::Csr<T>& a, const spmv::PlanOptions& options, 
              100 * added / upload_seconds);
 }
 
+// The device analysis's reads, timed one by one: where its time goes.
+template <class T>
+class TimedFetcher final : public spmv::detail::CsrFetcher<T> {
+ public:
+  explicit TimedFetcher(const spmv::detail::CsrView<T>& a) : inner_(a) {}
+  spmv::index_t rows() const override { return inner_.rows(); }
+  spmv::index_t cols() const override { return inner_.cols(); }
+  spmv::index_t nnz() const override { return inner_.nnz(); }
+  std::vector<spmv::index_t> row_pointers_every(spmv::index_t stride) override {
+    return timed(every_seconds, [&] { return inner_.row_pointers_every(stride); });
+  }
+  std::vector<spmv::index_t> row_pointers(const std::vector<spmv::detail::RowRange>& ranges) override {
+    return timed(pointers_seconds, [&] { return inner_.row_pointers(ranges); });
+  }
+  void entries(const std::vector<typename spmv::detail::CsrFetcher<T>::EntryRange>& ranges,
+               std::vector<spmv::index_t>& col_idx, std::vector<T>& values) override {
+    timed(entries_seconds, [&] {
+      inner_.entries(ranges, col_idx, values);
+      return 0;
+    });
+    entries_read += col_idx.size();
+  }
+
+  double every_seconds = 0, pointers_seconds = 0, entries_seconds = 0;
+  std::size_t entries_read = 0;
+
+ private:
+  template <class F>
+  static auto timed(double& seconds, const F& f) {
+    const auto start = clock_type::now();
+    auto result = f();
+    seconds += seconds_since(start);
+    return result;
+  }
+  spmv::detail::DeviceCsrFetcher<T> inner_;
+};
+
 // The default plan of the same matrix handed over on the device
 // (DeviceCsrView): make_plan (its checks and analysis there) and
 // make_operator (a device copy and the build), five of each, medians, and
@@ -185,6 +225,15 @@ void print_device_plan_cost(const spmv::Csr<T>& a, const spmv::PlanOptions& opti
   fmt::print("  (from a device CSR: make_plan {:.2f} ms (analysis {:.2f}), make_operator {:.2f} ms; the upload it "
              "saves: {:.2f} ms)\n",
              median(planning) * 1e3, median(analysing) * 1e3, median(building) * 1e3, upload_seconds * 1e3);
+  TimedFetcher<T> timed({a.rows, a.cols, a.nnz(), row_ptr.data(), col_idx.data(), values.data()});
+  const auto start = clock_type::now();
+  spmv::detail::analyse_fetched(timed, spmv::detail::selector_stats_options(a.nnz()));
+  const double total = seconds_since(start);
+  const double reads = timed.every_seconds + timed.pointers_seconds + timed.entries_seconds;
+  fmt::print("  (its analysis once more: {:.2f} ms = reads {:.2f} (every 1024th row {:.2f}, row pointers {:.2f}, {} "
+             "entries {:.2f}) + the rest {:.2f})\n",
+             total * 1e3, reads * 1e3, timed.every_seconds * 1e3, timed.pointers_seconds * 1e3, timed.entries_read,
+             timed.entries_seconds * 1e3, (total - reads) * 1e3);
 }
 
 template <class T>

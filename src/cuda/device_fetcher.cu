@@ -1,5 +1,9 @@
 #include "cuda/device_fetcher.hpp"
 
+#include <algorithm>
+#include <type_traits>
+#include <utility>
+
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_buffer.hpp"
 
@@ -32,6 +36,9 @@ std::vector<X> copied_back(const X* device, std::size_t count) {
 }
 
 constexpr std::size_t scratch_alignment = 256;
+// The least scratch allocated: the selector's analysis reads up to 2^18
+// entries (3 MiB in f64), so one allocation serves all its reads.
+constexpr std::size_t min_scratch_bytes = std::size_t{4} << 20;
 
 std::size_t aligned(std::size_t bytes) {
   return (bytes + scratch_alignment - 1) / scratch_alignment * scratch_alignment;
@@ -42,29 +49,40 @@ std::size_t aligned(std::size_t bytes) {
 template <class T>
 void* DeviceCsrFetcher<T>::scratch(std::size_t bytes) {
   if (scratch_.size() < bytes) {
-    const std::size_t size = std::max(bytes, 2 * scratch_.size());
+    const std::size_t size = std::max({bytes, 2 * scratch_.size(), min_scratch_bytes});
     scratch_ = DeviceBuffer<unsigned char>();  // freed before the larger one is allocated
     scratch_ = DeviceBuffer<unsigned char>(size, "analysis sample");
   }
   return scratch_.data();
 }
 
-// The pieces of `source` one after another, copied back: the pieces' list
-// and the gathered items share the fetcher's scratch.
+// The pieces of each source one after another, each source's copied back:
+// the pieces' list (uploaded once) and the gathered items share the
+// fetcher's scratch.
 template <class T>
-template <class X>
-std::vector<X> DeviceCsrFetcher<T>::gathered(const X* source, const std::vector<GatherPiece>& pieces,
-                                             std::int64_t total) {
-  if (total == 0) return {};
+template <class... X>
+void DeviceCsrFetcher<T>::gather(const std::vector<GatherPiece>& pieces, std::int64_t total,
+                                 std::pair<const X*, std::vector<X>*>... sources) {
+  const auto items = static_cast<std::size_t>(total);
+  if (items == 0) {
+    (sources.second->clear(), ...);
+    return;
+  }
   const std::size_t list_bytes = aligned(pieces.size() * sizeof(GatherPiece));
-  auto* base = static_cast<unsigned char*>(scratch(list_bytes + static_cast<std::size_t>(total) * sizeof(X)));
+  auto* base = static_cast<unsigned char*>(scratch(list_bytes + (aligned(items * sizeof(X)) + ...)));
   auto* list = reinterpret_cast<GatherPiece*>(base);
-  X* out = reinterpret_cast<X*>(base + list_bytes);
   SPMV_CUDA_CHECK(cudaMemcpy(list, pieces.data(), pieces.size() * sizeof(GatherPiece), cudaMemcpyHostToDevice));
   const int count = static_cast<int>(pieces.size());
-  gather_pieces_kernel<<<std::min(count, 65535), gather_block>>>(source, list, count, out);
-  SPMV_LAUNCH_CHECK();
-  return copied_back(out, static_cast<std::size_t>(total));
+  std::size_t offset = list_bytes;
+  const auto gather_one = [&](auto source) {
+    using Item = std::remove_const_t<std::remove_pointer_t<decltype(source.first)>>;
+    auto* out = reinterpret_cast<Item*>(base + offset);
+    offset += aligned(items * sizeof(Item));
+    gather_pieces_kernel<<<std::min(count, 65535), gather_block>>>(source.first, list, count, out);
+    SPMV_LAUNCH_CHECK();
+    *source.second = copied_back(out, items);
+  };
+  (gather_one(sources), ...);
 }
 
 // FNV-1a over pairs of indices (a byte at a time cost milliseconds on a sample).
@@ -102,7 +120,8 @@ std::vector<index_t> DeviceCsrFetcher<T>::row_pointers(const std::vector<RowRang
     pieces.push_back({range.begin, count, total});
     total += count;
   }
-  std::vector<index_t> read = gathered(a_.row_ptr, pieces, total);
+  std::vector<index_t> read;
+  gather(pieces, total, std::pair<const index_t*, std::vector<index_t>*>{a_.row_ptr, &read});
   mix(read);
   return read;
 }
@@ -116,8 +135,8 @@ void DeviceCsrFetcher<T>::entries(const std::vector<typename CsrFetcher<T>::Entr
     pieces.push_back({range.first, std::int64_t{range.end} - range.first, total});
     total += pieces.back().count;
   }
-  col_idx = gathered(a_.col_idx, pieces, total);
-  values = gathered(a_.values, pieces, total);
+  gather(pieces, total, std::pair<const index_t*, std::vector<index_t>*>{a_.col_idx, &col_idx},
+         std::pair<const T*, std::vector<T>*>{a_.values, &values});
   mix(col_idx);
 }
 

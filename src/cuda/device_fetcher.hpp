@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/row_source.hpp"
@@ -41,8 +42,10 @@ class DeviceCsrFetcher final : public CsrFetcher<T> {
   // Device memory of at least `bytes`, kept for the next read (one
   // allocation serves an analysis's reads, not two a read).
   void* scratch(std::size_t bytes);
-  template <class X>
-  std::vector<X> gathered(const X* source, const std::vector<GatherPiece>& pieces, std::int64_t total);
+  // Each source's `pieces` (of `total` items) gathered and copied back into its vector.
+  template <class... X>
+  void gather(const std::vector<GatherPiece>& pieces, std::int64_t total,
+              std::pair<const X*, std::vector<X>*>... sources);
 
   CsrView<T> a_;
   DeviceBuffer<unsigned char> scratch_;

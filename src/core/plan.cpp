@@ -124,15 +124,18 @@ struct MatrixDescription {
 };
 
 template <class T>
-MatrixStats analysed(const Csr<T>& a, std::uint64_t&) {
+MatrixStats analysed(const Csr<T>& a, int, std::uint64_t&) {
   return analyse(a, detail::selector_stats_options(a.nnz()));
 }
+// On `device`, which holds the matrix.
 template <class T>
-MatrixStats analysed(const DeviceCsrView<T>& a, std::uint64_t& fingerprint) {
+MatrixStats analysed(const DeviceCsrView<T>& a, int device, std::uint64_t& fingerprint) {
 #ifdef SPMV_HAVE_CUDA
+  const detail::DeviceScope on_device(device);
   return detail::analyse_on_device(a, detail::selector_stats_options(a.nnz), fingerprint);
 #else
   (void)a;
+  (void)device;
   (void)fingerprint;
   throw Unavailable("a matrix on the device needs the cuda backend, which is not in this build");
 #endif
@@ -143,7 +146,7 @@ MatrixDescription describe_matrix(Plan& plan, const Matrix& a, const DevicePrope
   using T = typename detail::MatrixValue<Matrix>::type;
   const auto analysis_start = clock_type::now();
   MatrixDescription d;
-  d.stats = analysed(a, d.device_fingerprint);
+  d.stats = analysed(a, plan.options.device, d.device_fingerprint);
   plan.analysis_seconds = seconds_since(analysis_start);
   d.features = detail::selector_features(d.stats, sizeof(T), device);
   for (std::size_t i = 0; i < d.features.names.size(); ++i)
@@ -414,10 +417,6 @@ std::string cache_key(const DeviceCsrView<T>&, const MatrixDescription& describe
   return detail::plan_cache_key(described.device_fingerprint, described.stats, sizeof(T), *plan.device,
                                 plan.expected_products);
 }
-
-}  // namespace
-
-namespace {
 
 template <class Matrix>
 Plan make_plan_of(const Matrix& a, const PlanOptions& options) {

@@ -120,11 +120,12 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
       : block_size_(block_size), items_per_thread_(items_per_thread) {}
 
   void prepare(const HostRowPointers& row_ptr, const CsrView<T>& device) override {
-    (void)device;
+    (void)row_ptr;
     const index_t capacity = block_size_ * items_per_thread_;
     const std::int64_t max_chunk = static_cast<std::int64_t>(max_rounds_per_block) * capacity;
-    const RowBlocks pieces = build_row_blocks(row_ptr.get(), capacity, capacity, max_chunk);
-    row_blocks_ = DeviceBuffer<RowBlock>(pieces.blocks, "csr-adaptive row blocks");
+    DeviceRowBlocks pieces = build_row_blocks_on_device(device.row_ptr, device.rows, capacity, capacity, max_chunk,
+                                                        nullptr);
+    row_blocks_ = std::move(pieces.blocks);
     partials_ = DeviceBuffer<T>(pieces.partial_count, "csr-adaptive chunk partials");
     fixup_ = SplitRowFixup(pieces.cut_rows);
   }

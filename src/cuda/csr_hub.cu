@@ -239,11 +239,12 @@ class CsrHub final : public CsrAlgorithm<T> {
         hub_min_entries_(hub_min_entries) {}
 
   void prepare(const HostRowPointers& row_ptr, const CsrView<T>& device) override {
+    (void)row_ptr;
     const index_t capacity = warp_size * items_per_thread_;
-    const RowBlocks pieces =
-        build_row_blocks(row_ptr.get(), capacity, warp_size,
-                         static_cast<std::int64_t>(max_rounds_per_piece) * capacity);
-    pieces_ = DeviceBuffer<RowBlock>(pieces.blocks, "csr-hub row pieces");
+    DeviceRowBlocks pieces = build_row_blocks_on_device(device.row_ptr, device.rows, capacity, warp_size,
+                                                        static_cast<std::int64_t>(max_rounds_per_piece) * capacity,
+                                                        nullptr);
+    pieces_ = std::move(pieces.blocks);
     partials_ = DeviceBuffer<T>(pieces.partial_count, "csr-hub chunk partials");
     fixup_ = SplitRowFixup(pieces.cut_rows);
 
@@ -284,7 +285,7 @@ class CsrHub final : public CsrAlgorithm<T> {
     shared_bytes_ = staging + hubs.size() * sizeof(T);
     const index_t warps = block_size_ / warp_size;
     grid_ = std::min(resident_blocks(shared_bytes_, multiprocessors),
-                     static_cast<index_t>((pieces.blocks.size() + warps - 1) / warps));
+                     static_cast<index_t>((pieces_.size() + warps - 1) / warps));
     if (!hubs.empty()) recode(device, column_table);
   }
 

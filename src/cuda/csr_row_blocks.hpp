@@ -32,8 +32,19 @@ struct RowBlocks {
 
 // Groups of at most `capacity` entries and rows; rows longer than
 // `longest_grouped` (<= capacity) stand alone; rows longer than `max_chunk`
-// (>= capacity) are cut.
+// (>= capacity) are cut. The host's build: the reference of the device's.
 RowBlocks build_row_blocks(const std::vector<index_t>& row_ptr, index_t capacity, index_t longest_grouped,
                            std::int64_t max_chunk);
+
+// The same pieces built on `stream` from the row pointers on the device
+// (rows + 1 of them; csr_row_blocks_device.cu): the blocks stay there, the
+// cut rows (few) come back for SplitRowFixup. Synchronises.
+struct DeviceRowBlocks {
+  DeviceBuffer<RowBlock> blocks;
+  std::vector<SplitRow> cut_rows;
+  index_t partial_count = 0;
+};
+DeviceRowBlocks build_row_blocks_on_device(const index_t* row_ptr, index_t rows, index_t capacity,
+                                           index_t longest_grouped, std::int64_t max_chunk, cudaStream_t stream);
 
 }  // namespace spmv::detail

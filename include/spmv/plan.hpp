@@ -97,9 +97,9 @@ std::unique_ptr<Operator<T>> make_operator(const Plan& plan, const Csr<T>& a);
 // 1024 rows and the rows it reads, a few percent of a large matrix) and
 // gives the statistics, and so the choice, of the same matrix on the host.
 // The operator copies the arrays on the device and builds its format there.
-// Copied back in full: the row pointers, for the kernels that split rows
-// into pieces on the host (csr-adaptive, csr-hub, csr-merge) and for an
-// operator that chooses its own CSR kernel for A^T (deterministic mode).
+// Copied back in full: the row pointers for csr-merge, which places its
+// tiles on the host (when that kernel is named; the selector does not pick
+// it); csr-hub copies back each column's count of entries to pick its hubs.
 template <class T>
 Plan make_plan(const DeviceCsrView<T>& a, const PlanOptions& options);
 template <class T>

@@ -34,8 +34,8 @@ struct CsrView {
 
 // The row pointers of a matrix on the device, on the host: those of the
 // host Csr it was uploaded from, or copied back the first time they are
-// asked for (a matrix handed over on the device), for the kernels that
-// split rows into pieces on the host.
+// asked for (a matrix handed over on the device), for a kernel that plans
+// its work on the host (csr-merge's tiles).
 class HostRowPointers {
  public:
   explicit HostRowPointers(const std::vector<index_t>& host) : host_(&host) {}

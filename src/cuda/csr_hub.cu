@@ -7,7 +7,9 @@
 // - Plan time: count each column's entries (on the device). The hubs are
 //   the columns with more entries than it costs to copy their x into every
 //   resident block (resident blocks x sizeof(T) / 32 sectors), the most
-//   referenced first, as many as hub_kib of shared memory holds.
+//   referenced first, as many as hub_kib of shared memory holds: those
+//   candidates are found on the device, only they come back to be ranked.
+//   The pieces of rows are built on the device too (csr_row_blocks.hpp).
 //   The column indices are recoded once on the device: an entry of a hub
 //   stores ~slot (negative), any other its column.
 // - Product: a first launch gathers the hubs' x into a contiguous array.
@@ -36,6 +38,7 @@
 #include "cuda/csr_row_blocks.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/dependent_launch.cuh"
+#include "cuda/device_build.hpp"
 #include "cuda/device_loads.cuh"
 
 namespace spmv::detail {
@@ -212,20 +215,57 @@ __global__ void recode_columns_kernel(const index_t* __restrict__ col_idx, const
   if (k < nnz) codes[k] = table[col_idx[k]];
 }
 
-// The hubs, in column order: the columns with more than `min_entries`
-// entries, the most referenced first (ties: lower column), at most `most`.
-std::vector<index_t> pick_hubs(const std::vector<index_t>& entries, std::size_t most, index_t min_entries) {
+__global__ void candidate_flags_kernel(const index_t* __restrict__ counts, index_t cols, index_t min_entries,
+                                       index_t* __restrict__ flags) {
+  const std::int64_t c = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c < cols) flags[c] = counts[c] > min_entries;
+}
+
+__global__ void gather_candidates_kernel(const index_t* __restrict__ counts, const index_t* __restrict__ at,
+                                         index_t cols, index_t min_entries, index_t* __restrict__ columns,
+                                         index_t* __restrict__ entries) {
+  const std::int64_t c = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c >= cols || counts[c] <= min_entries) return;
+  columns[at[c]] = static_cast<index_t>(c);
+  entries[at[c]] = counts[c];
+}
+
+// The columns with more than `min_entries` entries (`counts`, on the device),
+// in column order, with their entries: only these come back to the host.
+struct HubCandidates {
+  std::vector<index_t> columns;
+  std::vector<index_t> entries;
+};
+HubCandidates hub_candidates(const index_t* counts, index_t cols, index_t min_entries) {
+  if (cols == 0) return {};
+  const auto n = static_cast<std::size_t>(cols);
+  DeviceBuffer<index_t> flags(n, "csr-hub candidates"), at(n + 1, "csr-hub candidates");
+  candidate_flags_kernel<<<blocks_for(n, default_block_size), default_block_size>>>(counts, cols, min_entries,
+                                                                                   flags.data());
+  SPMV_LAUNCH_CHECK();
+  const index_t found = device_offsets(flags.data(), n, at.data(), "csr-hub candidates", nullptr);
+  DeviceBuffer<index_t> columns(static_cast<std::size_t>(found), "csr-hub candidates"),
+      entries(static_cast<std::size_t>(found), "csr-hub candidates");
+  gather_candidates_kernel<<<blocks_for(n, default_block_size), default_block_size>>>(
+      counts, at.data(), cols, min_entries, columns.data(), entries.data());
+  SPMV_LAUNCH_CHECK();
+  return {columns.to_host(), entries.to_host()};
+}
+
+// The hubs, in column order: of the candidates, the most referenced first
+// (ties: lower column), at most `most`.
+std::vector<index_t> pick_hubs(const HubCandidates& candidates, std::size_t most) {
+  if (candidates.columns.size() <= most) return candidates.columns;
+  std::vector<std::size_t> order(candidates.columns.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const auto more_entries = [&](std::size_t p, std::size_t q) {  // positions in column order: p < q is lower column
+    return candidates.entries[p] != candidates.entries[q] ? candidates.entries[p] > candidates.entries[q] : p < q;
+  };
+  std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(most), order.end(), more_entries);
+  order.resize(most);
+  std::sort(order.begin(), order.end());
   std::vector<index_t> hubs;
-  for (std::size_t c = 0; c < entries.size(); ++c)
-    if (entries[c] > min_entries) hubs.push_back(static_cast<index_t>(c));
-  if (hubs.size() > most) {
-    const auto more_entries = [&](index_t p, index_t q) {
-      return entries[p] != entries[q] ? entries[p] > entries[q] : p < q;
-    };
-    std::nth_element(hubs.begin(), hubs.begin() + static_cast<std::ptrdiff_t>(most), hubs.end(), more_entries);
-    hubs.resize(most);
-    std::sort(hubs.begin(), hubs.end());
-  }
+  for (std::size_t i : order) hubs.push_back(candidates.columns[i]);
   return hubs;
 }
 
@@ -270,16 +310,15 @@ class CsrHub final : public CsrAlgorithm<T> {
     // of an L2 sector, against a sector per entry of a plain column.
     const index_t worth_a_hub = std::max<index_t>(1, resident_at_most * static_cast<index_t>(sizeof(T)) / 32);
     DeviceBuffer<index_t> column_table(static_cast<std::size_t>(device.cols), "csr-hub column table");
-    std::vector<index_t> entries(static_cast<std::size_t>(device.cols), 0);
+    column_table.set_zero();
     if (device.nnz > 0) {
-      column_table.set_zero();
       count_columns_kernel<<<blocks_for(device.nnz, default_block_size), default_block_size>>>(
           device.col_idx, device.nnz, column_table.data());
       SPMV_LAUNCH_CHECK();
-      column_table.download(entries.data(), entries.size());
     }
+    const index_t min_entries = hub_min_entries_ > 0 ? hub_min_entries_ : worth_a_hub;
     const std::vector<index_t> hubs =
-        pick_hubs(entries, hub_bytes / sizeof(T), hub_min_entries_ > 0 ? hub_min_entries_ : worth_a_hub);
+        pick_hubs(hub_candidates(column_table.data(), device.cols, min_entries), hub_bytes / sizeof(T));
     hub_cols_ = DeviceBuffer<index_t>(hubs, "csr-hub hub columns");
     hub_values_ = DeviceBuffer<T>(hubs.size(), "csr-hub hub values");
     shared_bytes_ = staging + hubs.size() * sizeof(T);

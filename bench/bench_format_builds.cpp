@@ -225,7 +225,7 @@ void print_device_plan_cost(const spmv::Csr<T>& a, const spmv::PlanOptions& opti
   fmt::print("  (from a device CSR: make_plan {:.2f} ms (analysis {:.2f}), make_operator {:.2f} ms; the upload it "
              "saves: {:.2f} ms)\n",
              median(planning) * 1e3, median(analysing) * 1e3, median(building) * 1e3, upload_seconds * 1e3);
-  TimedFetcher<T> timed({a.rows, a.cols, a.nnz(), row_ptr.data(), col_idx.data(), values.data()});
+  TimedFetcher<T> timed(spmv::detail::view_of(view));
   const auto start = clock_type::now();
   spmv::detail::analyse_fetched(timed, spmv::detail::selector_stats_options(a.nnz()));
   const double total = seconds_since(start);

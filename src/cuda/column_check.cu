@@ -85,20 +85,14 @@ index_t least_reported_row(index_t rows, const Launch& kernel) {
   return device_value(least.data(), nullptr);
 }
 
-std::vector<index_t> copied_back(const index_t* device, std::size_t count) {
-  std::vector<index_t> host(count);
-  if (count > 0) SPMV_CUDA_CHECK(cudaMemcpy(host.data(), device, count * sizeof(index_t), cudaMemcpyDeviceToHost));
-  return host;
-}
-
 }  // namespace
 
 template <class T>
 void check_row_pointers_on_device(const CsrView<T>& a) {
-  const std::vector<index_t> ends = {device_value(a.row_ptr, nullptr), device_value(a.row_ptr + a.rows, nullptr)};
-  if (ends[0] != 0) throw InvalidArgument("CSR matrix: row_ptr[0] is " + std::to_string(ends[0]) + ", not 0");
-  if (ends[1] != a.nnz)
-    throw InvalidArgument("CSR matrix: row_ptr[" + std::to_string(a.rows) + "] is " + std::to_string(ends[1]) +
+  const index_t first = device_value(a.row_ptr, nullptr), last = device_value(a.row_ptr + a.rows, nullptr);
+  if (first != 0) throw InvalidArgument("CSR matrix: row_ptr[0] is " + std::to_string(first) + ", not 0");
+  if (last != a.nnz)
+    throw InvalidArgument("CSR matrix: row_ptr[" + std::to_string(a.rows) + "] is " + std::to_string(last) +
                           ", not nnz (" + std::to_string(a.nnz) + ")");
   if (a.rows == 0) return;
   const index_t row = least_reported_row(a.rows, [&](index_t* least) {
@@ -118,9 +112,9 @@ void check_columns_on_device(const CsrView<T>& device) {
   });
   if (row == device.rows) return;
   // The bad row's columns, copied back to name its first bad entry.
-  const std::vector<index_t> bounds = copied_back(device.row_ptr + row, 2);
+  const std::vector<index_t> bounds = device_values(device.row_ptr + row, 2, nullptr);
   const std::vector<index_t> columns =
-      copied_back(device.col_idx + bounds[0], static_cast<std::size_t>(bounds[1] - bounds[0]));
+      device_values(device.col_idx + bounds[0], static_cast<std::size_t>(bounds[1] - bounds[0]), nullptr);
   throw_bad_entry(row, bounds[0], columns.data(), bounds[1] - bounds[0], device.cols);
 }
 

@@ -49,6 +49,12 @@ class HostRowPointers {
   mutable std::vector<index_t> copied_;
 };
 
+// The kernels' view of a CSR handed over on the device.
+template <class T>
+CsrView<T> view_of(const DeviceCsrView<T>& a) {
+  return {a.rows, a.cols, a.nnz, a.row_ptr, a.col_idx, a.values};
+}
+
 template <class T>
 class CsrAlgorithm {
  public:

@@ -339,6 +339,14 @@ X device_value(const X* data, cudaStream_t stream) {
   return value;
 }
 
+template <class X>
+std::vector<X> device_values(const X* data, std::size_t n, cudaStream_t stream) {
+  std::vector<X> values(n);
+  if (n) SPMV_CUDA_CHECK(cudaMemcpyAsync(values.data(), data, n * sizeof(X), cudaMemcpyDeviceToHost, stream));
+  SPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return values;
+}
+
 #define SPMV_INSTANTIATE_ROW_BUILDS(T)                                                                         \
   template DeviceBuffer<index_t> device_row_lengths(const CsrView<T>&, cudaStream_t);                        \
   template RowSliceLayout device_row_slice_layout(const CsrView<T>&, index_t, index_t, cudaStream_t);        \
@@ -349,7 +357,8 @@ SPMV_INSTANTIATE_ROW_BUILDS(double)
 #define SPMV_INSTANTIATE_DEVICE_BUILD(X)                                                  \
   template void device_fill(X*, std::size_t, X, cudaStream_t);                            \
   template DeviceBuffer<X> device_copy(const X*, std::size_t, const char*, cudaStream_t); \
-  template X device_value(const X*, cudaStream_t);
+  template X device_value(const X*, cudaStream_t);                                         \
+  template std::vector<X> device_values(const X*, std::size_t, cudaStream_t);
 SPMV_INSTANTIATE_DEVICE_BUILD(index_t)
 SPMV_INSTANTIATE_DEVICE_BUILD(std::int64_t)
 SPMV_INSTANTIATE_DEVICE_BUILD(std::uint8_t)

@@ -106,5 +106,8 @@ DeviceBuffer<X> device_copy(const X* data, std::size_t n, const char* what, cuda
 // data[0] on the host. Synchronises.
 template <class X>
 X device_value(const X* data, cudaStream_t stream);
+// data[0, n) on the host. Synchronises.
+template <class X>
+std::vector<X> device_values(const X* data, std::size_t n, cudaStream_t stream);
 
 }  // namespace spmv::detail

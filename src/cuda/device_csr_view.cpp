@@ -13,11 +13,6 @@ namespace spmv::detail {
 
 namespace {
 
-template <class T>
-CsrView<T> view_of(const DeviceCsrView<T>& a) {
-  return {a.rows, a.cols, a.nnz, a.row_ptr, a.col_idx, a.values};
-}
-
 // `name` must be memory of `device` (or managed memory) when it has entries.
 void check_device_array(const void* data, std::int64_t count, int device, const std::string& name) {
   if (count == 0) return;

@@ -6,6 +6,7 @@
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_buffer.hpp"
+#include "cuda/device_build.hpp"
 
 namespace spmv::detail {
 
@@ -26,13 +27,6 @@ template <class X>
 __global__ void strided_kernel(const X* source, std::int64_t stride, std::int64_t count, X* out) {
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < count) out[i] = source[i * stride];
-}
-
-template <class X>
-std::vector<X> copied_back(const X* device, std::size_t count) {
-  std::vector<X> host(count);
-  if (count > 0) SPMV_CUDA_CHECK(cudaMemcpy(host.data(), device, count * sizeof(X), cudaMemcpyDeviceToHost));
-  return host;
 }
 
 constexpr std::size_t scratch_alignment = 256;
@@ -80,7 +74,7 @@ void DeviceCsrFetcher<T>::gather(const std::vector<GatherPiece>& pieces, std::in
     offset += aligned(items * sizeof(Item));
     gather_pieces_kernel<<<std::min(count, 65535), gather_block>>>(source.first, list, count, out);
     SPMV_LAUNCH_CHECK();
-    *source.second = copied_back(out, items);
+    *source.second = device_values(out, items, nullptr);
   };
   (gather_one(sources), ...);
 }
@@ -106,7 +100,7 @@ std::vector<index_t> DeviceCsrFetcher<T>::row_pointers_every(index_t stride) {
   }
   SPMV_CUDA_CHECK(
       cudaMemcpyAsync(out + strided, a_.row_ptr + a_.rows, sizeof(index_t), cudaMemcpyDeviceToDevice, nullptr));
-  std::vector<index_t> starts = copied_back(out, static_cast<std::size_t>(strided) + 1);
+  std::vector<index_t> starts = device_values(out, static_cast<std::size_t>(strided) + 1, nullptr);
   mix(starts);
   return starts;
 }

@@ -16,10 +16,7 @@ class OperatorMatrix {
  public:
   explicit OperatorMatrix(const Csr<T>& host) : rows(host.rows), cols(host.cols), nnz(host.nnz()), host_(&host) {}
   explicit OperatorMatrix(const DeviceCsrView<T>& device)
-      : rows(device.rows),
-        cols(device.cols),
-        nnz(device.nnz),
-        device_{device.rows, device.cols, device.nnz, device.row_ptr, device.col_idx, device.values} {}
+      : rows(device.rows), cols(device.cols), nnz(device.nnz), device_(view_of(device)) {}
 
   // The operator's own copy on the device (a host matrix's columns are
   // checked there as it is uploaded).

@@ -22,7 +22,6 @@
 namespace spmv {
 namespace {
 
-using detail::parallel_from;  // loops over fewer items run on the calling thread
 using detail::RowRange;
 using detail::RowSpan;
 
@@ -63,7 +62,7 @@ LengthCounts count_lengths(const RowSpan<T>& a, RowRange range, std::size_t cap)
   index_t shortest = counts.shortest, longest = 0;
   std::int64_t squares = 0;
 #pragma omp parallel reduction(min : shortest) reduction(max : longest) reduction(+ : squares) \
-    if (range.end - range.begin >= parallel_from)
+    num_threads(detail::threads_for(range.end - range.begin))
   {
     // Four sets of counts, taken in turn: rows of equal length (the common
     // case) would otherwise wait on each other's increment of one counter.
@@ -121,7 +120,7 @@ LengthSample rows_for_lengths(const std::vector<index_t>& block_starts, index_t 
   // huge rows among short ones: each must be seen, the spread would miss
   // them), up to 2 * wanted, and at least the heaviest `wanted`.
   std::vector<std::pair<index_t, index_t>> entries(blocks);  // (-entries, block): the heaviest sort first
-#pragma omp parallel for schedule(static) if (blocks >= parallel_from)
+#pragma omp parallel for schedule(static) num_threads(detail::threads_for(blocks))
   for (index_t b = 0; b < blocks; ++b) entries[b] = {block_starts[b] - block_starts[b + 1], b};
   const double outlier = -2.0 * static_cast<double>(nnz) / blocks;
   const index_t outliers = static_cast<index_t>(std::count_if(
@@ -361,25 +360,36 @@ std::vector<RowRange> rows_to_read(Rows& source, const RunPlan& plan, const std:
   return ranges;
 }
 
-// The rows of a list of ranges numbered 0, 1, ... in order, so that one
-// parallel loop covers them all, however many ranges there are.
+// The rows of a list of ranges numbered 0, 1, ... in order, and cut into
+// chunks of consecutive positions, so that one parallel loop over the chunks
+// covers them all, however many ranges there are. A chunk finds its first
+// range once and walks on from there (a search per row had cost more than the
+// row's own work on matrices of short rows).
 class RangeRows {
  public:
+  // Chunks of up to 256 rows, fewer where there are few rows (a sample of a
+  // few long rows then still keeps several threads busy).
   explicit RangeRows(const std::vector<RowRange>& ranges) : ranges_(ranges), first_(ranges.size() + 1, 0) {
     for (std::size_t i = 0; i < ranges.size(); ++i) first_[i + 1] = first_[i] + (ranges[i].end - ranges[i].begin);
+    chunk_rows_ = std::clamp<index_t>(count() / (8 * omp_get_max_threads()), 1, 256);
   }
   index_t count() const { return first_.back(); }
-  // The row at position p < count(), and the range holding it.
-  std::size_t range_of(index_t p) const {
-    return static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), p) - first_.begin()) - 1;
+  index_t chunks() const { return (count() + chunk_rows_ - 1) / chunk_rows_; }
+  // Calls visit(i, r) for each row r of chunk c, in order; range i holds r.
+  template <class Visit>
+  void visit_chunk(index_t c, Visit visit) const {
+    const index_t first = c * chunk_rows_, end = std::min(count(), first + chunk_rows_);
+    auto i = static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), first) - first_.begin()) - 1;
+    for (index_t p = first; p < end; ++p) {
+      while (p >= first_[i + 1]) ++i;  // past the range's end (and any empty ranges)
+      visit(i, ranges_[i].begin + (p - first_[i]));
+    }
   }
-  index_t row(index_t p) const { return row_in(range_of(p), p); }
-  // The row at position p, which range i holds.
-  index_t row_in(std::size_t i, index_t p) const { return ranges_[i].begin + (p - first_[i]); }
 
  private:
   const std::vector<RowRange>& ranges_;
   std::vector<index_t> first_;  // first_[i]: position of ranges_[i].begin
+  index_t chunk_rows_ = 1;
 };
 
 // The entries in the ranges' rows.
@@ -412,12 +422,12 @@ template <class T>
 void check_entries_read(const Csr<T>& a, const std::vector<RowRange>& ranges) {
   const RangeRows rows(ranges);
   index_t first_bad_row = a.rows;  // the ranges are in row order
-#pragma omp parallel for reduction(min : first_bad_row) schedule(dynamic, 1024) \
-    if (entries_in(a, ranges) >= parallel_from)
-  for (index_t p = 0; p < rows.count(); ++p) {
-    const index_t r = rows.row(p);
-    if (detail::row_has_bad_entry(a, r)) first_bad_row = std::min(first_bad_row, r);
-  }
+#pragma omp parallel for reduction(min : first_bad_row) schedule(dynamic, 4) \
+    num_threads(detail::threads_for(entries_in(a, ranges)))
+  for (index_t c = 0; c < rows.chunks(); ++c)
+    rows.visit_chunk(c, [&](std::size_t, index_t r) {
+      if (detail::row_has_bad_entry(a, r)) first_bad_row = std::min(first_bad_row, r);
+    });
   if (first_bad_row < a.rows) detail::throw_bad_entry(a, first_bad_row);
 }
 
@@ -428,45 +438,54 @@ template <class T>
 void fill_diagonal_stats(MatrixStats& stats, const std::vector<RowSpan<T>>& spans) {
   const std::vector<RowRange> ranges = rows_of(spans);
   const RangeRows rows(ranges);
+  const int threads = detail::threads_for(entries_in(spans));
   // Rows are sorted, so a row's first and last entries give its extent.
   index_t lower = 0, upper = 0;
-#pragma omp parallel for reduction(max : lower, upper) schedule(static) if (rows.count() >= parallel_from)
-  for (index_t p = 0; p < rows.count(); ++p) {
-    const std::size_t i = rows.range_of(p);
-    const index_t r = rows.row_in(i, p), length = spans[i].length(r);
-    if (length == 0) continue;
-    lower = std::max(lower, r - spans[i].columns(r)[0]);
-    upper = std::max(upper, spans[i].columns(r)[length - 1] - r);
-  }
+#pragma omp parallel for reduction(max : lower, upper) schedule(static) num_threads(threads)
+  for (index_t c = 0; c < rows.chunks(); ++c)
+    rows.visit_chunk(c, [&](std::size_t i, index_t r) {
+      const index_t length = spans[i].length(r);
+      if (length == 0) return;
+      lower = std::max(lower, r - spans[i].columns(r)[0]);
+      upper = std::max(upper, spans[i].columns(r)[length - 1] - r);
+    });
   stats.lower_bandwidth = lower;
   stats.upper_bandwidth = upper;
   if (stats.nnz == 0) return;
   // One bit per diagonal j - i in [-lower, upper] (the bandwidth of the rows
   // read: a banded matrix's few words, not one per row).
   const std::size_t words = (static_cast<std::size_t>(lower) + upper + 64) / 64;
-  // Sets the bits of the diagonals of the row at position p that `bits`
-  // holds: diagonals [low, low + 64 * bits.size()).
-  const auto mark = [&](std::vector<std::uint64_t>& bits, index_t p, std::size_t low) {
+  // Sets the bits of the diagonals of the rows of chunk c that `bits` holds
+  // (diagonals [low, low + 64 * bits.size())); returns how many were not yet
+  // set (no count of the bitmap afterwards: the compiler's popcount without
+  // the instruction had cost more than the marking on scattered columns).
+  const auto mark = [&](std::vector<std::uint64_t>& bits, index_t c, std::size_t low) {
     const std::size_t width = 64 * bits.size();
-    const std::size_t i = rows.range_of(p);
-    const index_t r = rows.row_in(i, p), length = spans[i].length(r);
-    const index_t* columns = spans[i].columns(r);
-    for (index_t k = 0; k < length; ++k) {
-      const auto bit = static_cast<std::size_t>(std::int64_t{columns[k]} - r + lower) - low;
-      if (bit < width) bits[bit / 64] |= std::uint64_t{1} << (bit % 64);
-    }
+    std::uint64_t* words = bits.data();
+    std::int64_t newly_set = 0;
+    rows.visit_chunk(c, [&](std::size_t i, index_t r) {
+      const index_t length = spans[i].length(r);
+      const index_t* columns = spans[i].columns(r);
+      for (index_t k = 0; k < length; ++k) {
+        const auto bit = static_cast<std::size_t>(std::int64_t{columns[k]} - r + lower) - low;
+        if (bit >= width) continue;
+        const std::uint64_t mask = std::uint64_t{1} << (bit % 64);
+        newly_set += (words[bit / 64] & mask) == 0;
+        words[bit / 64] |= mask;
+      }
+    });
+    return newly_set;
   };
-  const bool parallel = entries_in(spans) >= parallel_from;
   std::int64_t count = 0;
   if (words <= banded_diagonal_words) {
     // Few diagonals: each thread marks its rows' diagonals in a bitmap of its
     // own, and the bitmaps are joined.
     std::vector<std::uint64_t> occupied(words, 0);
-#pragma omp parallel if (parallel)
+#pragma omp parallel num_threads(threads)
     {
       std::vector<std::uint64_t> mine(words, 0);
 #pragma omp for schedule(static) nowait
-      for (index_t p = 0; p < rows.count(); ++p) mark(mine, p, 0);
+      for (index_t c = 0; c < rows.chunks(); ++c) mark(mine, c, 0);
 #pragma omp critical
       for (std::size_t w = 0; w < words; ++w) occupied[w] |= mine[w];
     }
@@ -474,18 +493,17 @@ void fill_diagonal_stats(MatrixStats& stats, const std::vector<RowSpan<T>>& span
   } else {
     // Many diagonals (scattered columns): each thread reads every entry and
     // sets the bits of its own slice of the diagonals, in a bitmap of its
-    // own, then counts them. Writes to words that other threads also write
+    // own, counting those it sets first. Writes to words that other threads also write
     // (atomics, cache lines moving between cores) cost more than the reading
     // on matrices of scattered columns; one shared bitmap, zeroed and counted
     // by one thread, had taken most of the time on 16 threads.
-#pragma omp parallel reduction(+ : count) if (parallel)
+#pragma omp parallel reduction(+ : count) num_threads(threads)
     {
-      const auto threads = static_cast<std::size_t>(omp_get_num_threads());
+      const auto team = static_cast<std::size_t>(omp_get_num_threads());
       const auto thread = static_cast<std::size_t>(omp_get_thread_num());
-      const std::size_t first_word = words * thread / threads, end_word = words * (thread + 1) / threads;
+      const std::size_t first_word = words * thread / team, end_word = words * (thread + 1) / team;
       std::vector<std::uint64_t> slice(end_word - first_word, 0);
-      for (index_t p = 0; p < rows.count(); ++p) mark(slice, p, 64 * first_word);
-      for (const std::uint64_t word : slice) count += __builtin_popcountll(word);
+      for (index_t c = 0; c < rows.chunks(); ++c) count += mark(slice, c, 64 * first_word);
     }
   }
   stats.occupied_diagonals = static_cast<index_t>(count);
@@ -499,9 +517,9 @@ class DistinctKeys {
  public:
   // Makes room for `keys` insertions, and empties the set.
   void clear(std::size_t keys) {
-    if (2 * keys > slots_.size()) {
+    if (4 * keys > slots_.size()) {
       std::size_t size = 64;
-      while (size < 2 * keys) size *= 2;
+      while (size < 4 * keys) size *= 2;
       slots_.assign(size, Slot{});
       generation_ = 0;
     }
@@ -535,54 +553,90 @@ class DistinctKeys {
   std::int64_t count_ = 0;
 };
 
+using BlockShape = std::pair<index_t, index_t>;  // rows, columns
+
 // Occupied blocks are counted block row by block row, the distinct block
 // columns of each in a small set (a mark per block column would cost memory
-// and time in the column count, more than a sample reads).
+// and time in the column count, more than a sample reads). The shapes of one
+// height (result[s] for s in `shapes`) share the pass: a block row's entries
+// are read once for all their widths.
 template <class T>
-BlockDensity block_density(const std::vector<RowSpan<T>>& spans, index_t block_rows, index_t block_cols) {
-  if (block_rows < 1 || block_cols < 1)
-    throw InvalidArgument("block density: block shape " + std::to_string(block_rows) + " x " +
-                          std::to_string(block_cols) + " must be at least 1 x 1");
-  BlockDensity result;
-  result.block_rows = block_rows;
-  result.block_cols = block_cols;
+void count_blocks(const std::vector<RowSpan<T>>& spans, index_t block_rows, const std::vector<std::size_t>& shapes,
+                  std::vector<BlockDensity>& result) {
+  const std::size_t widths = shapes.size();
+  // A division would cost more than the rest of the loop; the selector's widths are powers of two.
+  std::vector<index_t> width(widths);
+  std::vector<int> shift(widths, -1);  // -1: divide
+  for (std::size_t w = 0; w < widths; ++w) {
+    width[w] = result[shapes[w]].block_cols;
+    if ((width[w] & (width[w] - 1)) == 0) shift[w] = __builtin_ctz(static_cast<unsigned>(width[w]));
+  }
   // The block rows each range touches; each counts only the range's rows.
   std::vector<RowRange> block_row_ranges;
   for (const RowRange& range : rows_of(spans))
     block_row_ranges.push_back({range.begin / block_rows, range.end / block_rows + (range.end % block_rows != 0)});
   const RangeRows pieces(block_row_ranges);
-  // A division would cost more than the rest of the loop; the selector's widths are powers of two.
-  const bool power_of_two = (block_cols & (block_cols - 1)) == 0;
-  const int shift = __builtin_ctz(static_cast<unsigned>(block_cols));
-  // Block rows in chunks of up to 64, fewer where there are few (a sample of
-  // a few long rows: 8 block rows of 2 rows each then keep 8 threads busy).
-  const int chunk = static_cast<int>(std::clamp<index_t>(pieces.count() / (8 * omp_get_max_threads()), 1, 64));
-  std::int64_t occupied = 0, entries = 0;
-#pragma omp parallel reduction(+ : occupied, entries) if (entries_in(spans) >= parallel_from)
+  std::vector<std::int64_t> occupied(widths, 0);
+  std::int64_t entries = 0;
+#pragma omp parallel reduction(+ : entries) num_threads(detail::threads_for(entries_in(spans)))
   {
-    DistinctKeys<index_t> columns;
-#pragma omp for schedule(dynamic, chunk)
-    for (index_t p = 0; p < pieces.count(); ++p) {
-      const std::size_t i = pieces.range_of(p);
-      const RowSpan<T>& span = spans[i];
-      const std::int64_t top = std::int64_t{pieces.row_in(i, p)} * block_rows;
-      const auto first_row = static_cast<index_t>(std::max<std::int64_t>(top, span.rows.begin));
-      const auto end_row = static_cast<index_t>(std::min<std::int64_t>(top + block_rows, span.rows.end));
-      const index_t count = span.start(end_row) - span.start(first_row);
-      const index_t* block_columns = span.columns(first_row);  // the block's rows, one after another
-      entries += count;
-      columns.clear(static_cast<std::size_t>(count));
-      index_t previous = -1;  // a row's entries are sorted: repeats are adjacent
-      for (index_t k = 0; k < count; ++k) {
-        const index_t block_col = power_of_two ? block_columns[k] >> shift : block_columns[k] / block_cols;
-        if (block_col != previous) columns.insert(block_col);
-        previous = block_col;
-      }
-      occupied += columns.count();
-    }
+    std::vector<DistinctKeys<index_t>> columns(widths);
+    std::vector<std::int64_t> my_occupied(widths, 0);
+#pragma omp for schedule(dynamic, 1)
+    for (index_t c = 0; c < pieces.chunks(); ++c)
+      pieces.visit_chunk(c, [&](std::size_t i, index_t block_row) {
+        const RowSpan<T>& span = spans[i];
+        const std::int64_t top = std::int64_t{block_row} * block_rows;
+        const auto first_row = static_cast<index_t>(std::max<std::int64_t>(top, span.rows.begin));
+        const auto end_row = static_cast<index_t>(std::min<std::int64_t>(top + block_rows, span.rows.end));
+        const index_t count = span.start(end_row) - span.start(first_row);
+        const index_t* block_columns = span.columns(first_row);  // the block's rows, one after another
+        entries += count;
+        for (std::size_t w = 0; w < widths; ++w) {  // the block row's entries stay in cache from one width to the next
+          DistinctKeys<index_t>& mine = columns[w];
+          mine.clear(static_cast<std::size_t>(count));
+          index_t previous = -1;  // a row's entries are sorted: repeats are adjacent
+          for (index_t k = 0; k < count; ++k) {
+            const index_t block_col = shift[w] >= 0 ? block_columns[k] >> shift[w] : block_columns[k] / width[w];
+            if (block_col != previous) mine.insert(block_col);
+            previous = block_col;
+          }
+          my_occupied[w] += mine.count();
+        }
+      });
+#pragma omp critical
+    for (std::size_t w = 0; w < widths; ++w) occupied[w] += my_occupied[w];
   }
-  result.occupied_blocks = occupied;
-  if (occupied > 0) result.density = entries / (static_cast<double>(occupied) * block_rows * block_cols);
+  for (std::size_t w = 0; w < widths; ++w) {
+    BlockDensity& b = result[shapes[w]];
+    b.occupied_blocks = occupied[w];
+    if (occupied[w] > 0) b.density = entries / (static_cast<double>(occupied[w]) * b.block_rows * b.block_cols);
+  }
+}
+
+// The density of each shape, in the order given.
+template <class T>
+std::vector<BlockDensity> block_densities(const std::vector<RowSpan<T>>& spans, const std::vector<BlockShape>& shapes) {
+  std::vector<BlockDensity> result(shapes.size());
+  for (std::size_t s = 0; s < shapes.size(); ++s) {
+    const auto [block_rows, block_cols] = shapes[s];
+    if (block_rows < 1 || block_cols < 1)
+      throw InvalidArgument("block density: block shape " + std::to_string(block_rows) + " x " +
+                            std::to_string(block_cols) + " must be at least 1 x 1");
+    result[s].block_rows = block_rows;
+    result[s].block_cols = block_cols;
+  }
+  std::vector<bool> counted(shapes.size(), false);
+  for (std::size_t s = 0; s < shapes.size(); ++s) {
+    if (counted[s]) continue;
+    std::vector<std::size_t> same_height;
+    for (std::size_t t = s; t < shapes.size(); ++t)
+      if (shapes[t].first == shapes[s].first) {
+        same_height.push_back(t);
+        counted[t] = true;
+      }
+    count_blocks(spans, shapes[s].first, same_height, result);
+  }
   return result;
 }
 
@@ -594,23 +648,23 @@ void fill_symmetry(MatrixStats& stats, const Csr<T>& a, const std::vector<RowRan
   if (a.rows != a.cols) return;
   const RangeRows rows(ranges);
   bool pattern = true, values = true;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(&& : pattern, values) \
-    if (entries_in(a, ranges) >= parallel_from)
-  for (index_t p = 0; p < rows.count(); ++p) {
-    if (!pattern) continue;  // another row already failed (seen by this thread)
-    const index_t r = rows.row(p);
-    for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1] && pattern; ++k) {
-      const index_t c = a.col_idx[k];
-      const auto row_c_begin = a.col_idx.begin() + a.row_ptr[c];
-      const auto row_c_end = a.col_idx.begin() + a.row_ptr[c + 1];
-      const auto mirror = std::lower_bound(row_c_begin, row_c_end, r);
-      if (mirror == row_c_end || *mirror != r) {
-        pattern = false;
-      } else if (!(a.values[mirror - a.col_idx.begin()] == a.values[k])) {
-        values = false;
+#pragma omp parallel for schedule(dynamic, 4) reduction(&& : pattern, values) \
+    num_threads(detail::threads_for(entries_in(a, ranges)))
+  for (index_t c = 0; c < rows.chunks(); ++c)
+    rows.visit_chunk(c, [&](std::size_t, index_t r) {
+      if (!pattern) return;  // another row already failed (seen by this thread)
+      for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1] && pattern; ++k) {
+        const index_t column = a.col_idx[k];
+        const auto row_c_begin = a.col_idx.begin() + a.row_ptr[column];
+        const auto row_c_end = a.col_idx.begin() + a.row_ptr[column + 1];
+        const auto mirror = std::lower_bound(row_c_begin, row_c_end, r);
+        if (mirror == row_c_end || *mirror != r) {
+          pattern = false;
+        } else if (!(a.values[mirror - a.col_idx.begin()] == a.values[k])) {
+          values = false;
+        }
       }
-    }
-  }
+    });
   stats.pattern_symmetric = pattern;
   stats.value_symmetric = pattern && values;
 }
@@ -627,32 +681,46 @@ std::uint64_t value_key(T v) {
 }
 
 // Few distinct values (stencils, pattern matrices, quantised data) among the
-// entries of the ranges are counted in one parallel pass, a small set per
-// thread; returns -1 when there are more than `limit`.
+// entries of the spans are counted in one parallel pass over the values (rows
+// play no part), a small set per thread; returns -1 when there are more than
+// `limit`.
 template <class T>
 std::int64_t count_few_distinct(const std::vector<RowSpan<T>>& spans, std::size_t limit) {
-  const std::vector<RowRange> ranges = rows_of(spans);
-  const RangeRows rows(ranges);
+  // The spans' values cut into pieces of up to 4096, each one span's.
+  struct Piece {
+    const T* values;
+    index_t count;
+  };
+  constexpr index_t piece_entries = 4096;
+  std::vector<Piece> pieces;
+  for (const RowSpan<T>& span : spans)
+    for (index_t first = 0; first < span.entries(); first += piece_entries)
+      pieces.push_back({span.values + first, std::min(piece_entries, span.entries() - first)});
+  const auto piece_count = static_cast<std::int64_t>(pieces.size());
   bool too_many = false;
   std::vector<std::uint64_t> keys;  // every thread's set, with repeats across threads
-#pragma omp parallel if (entries_in(spans) >= parallel_from)
+#pragma omp parallel num_threads(detail::threads_for(entries_in(spans)))
   {
     DistinctKeys<std::uint64_t> mine;
     mine.clear(limit + 1);
-#pragma omp for schedule(dynamic, 256)
-    for (index_t p = 0; p < rows.count(); ++p) {
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t p = 0; p < piece_count; ++p) {
       bool stop;
 #pragma omp atomic read
       stop = too_many;
       if (stop) continue;
-      const std::size_t i = rows.range_of(p);
-      const index_t r = rows.row_in(i, p), length = spans[i].length(r);
-      const T* values = spans[i].row_values(r);
+      const Piece& piece = pieces[static_cast<std::size_t>(p)];
       // (The set holds limit + 1 keys at most: its table has room for twice that.)
-      for (index_t k = 0; k < length && !stop; ++k) {
-        mine.insert(value_key(values[k]));
+      std::uint64_t previous = value_key(piece.values[0]);  // runs of one value (a stencil's row) insert once
+      mine.insert(previous);
+      for (index_t k = 1; k < piece.count && !stop; ++k) {
+        const std::uint64_t key = value_key(piece.values[k]);
+        if (key == previous) continue;
+        mine.insert(key);
+        previous = key;
         stop = static_cast<std::size_t>(mine.count()) > limit;
       }
+      stop = stop || static_cast<std::size_t>(mine.count()) > limit;
       if (stop) {
 #pragma omp atomic write
         too_many = true;
@@ -692,7 +760,7 @@ std::int64_t count_distinct_by_sorting(const T* values, std::size_t count) {
   }
   std::int64_t distinct = 0;
 #pragma omp parallel for schedule(dynamic, 16) reduction(+ : distinct) \
-    if (static_cast<std::int64_t>(count) >= parallel_from)
+    num_threads(detail::threads_for(static_cast<std::int64_t>(count)))
   for (std::size_t b = 0; b < buckets; ++b) {
     const auto begin = keys.begin() + static_cast<std::ptrdiff_t>(bucket_begin[b]);
     const auto end = keys.begin() + static_cast<std::ptrdiff_t>(bucket_begin[b + 1]);
@@ -809,8 +877,7 @@ MatrixStats analyse_rows(Rows& source, const StatsOptions& options) {
   stats.sampled_nnz = entries_in(spans);
   source.check_entries(ranges);
   fill_diagonal_stats(stats, spans);
-  for (const auto& [block_rows, block_cols] : options.block_sizes)
-    stats.block_density.push_back(block_density(spans, block_rows, block_cols));
+  stats.block_density = block_densities(spans, options.block_sizes);
   if (options.symmetry) source.fill_symmetry(stats, ranges);
   stats.distinct_values = count_distinct_values(spans, options.distinct_value_limit);
   return stats;

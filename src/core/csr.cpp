@@ -211,20 +211,20 @@ void validate_row_pointers(const Csr<T>& a) {
     throw InvalidArgument("CSR matrix: array sizes are inconsistent");
   // With the row pointers non-decreasing from 0 to nnz, every entry a row
   // names lies inside col_idx, whatever the arrays hold. Checked in parallel
-  // (a plan checks every matrix it is given), a thread per 2^20 rows (half a
-  // millisecond of reading on one core; parallel_from.hpp says why no more);
-  // the error names the first bad row, as a serial check would.
+  // (a plan checks every matrix it is given), on one thread for small
+  // matrices (parallel_from.hpp); the error names the first bad row, as a
+  // serial check would.
   // A branch-free pass first (it vectorises: 4.1 -> 1.3 ms on the 9M rows of
   // the 5-point stencil 3000^2 on two cores), then the first bad row only
   // when there is one.
-  const int threads = threads_for(a.rows, std::int64_t{1} << 20);
+  const bool in_parallel = a.rows + static_cast<std::int64_t>(a.col_idx.size()) >= detail::parallel_from;
   const index_t* pointers = a.row_ptr.data();
   int decreases = 0;
-#pragma omp parallel for reduction(| : decreases) schedule(static) num_threads(threads)
+#pragma omp parallel for reduction(| : decreases) schedule(static) if (in_parallel)
   for (index_t r = 0; r < a.rows; ++r) decreases |= pointers[r + 1] < pointers[r];
   if (!decreases) return;
   index_t first_decrease = a.rows;
-#pragma omp parallel for reduction(min : first_decrease) schedule(static) num_threads(threads)
+#pragma omp parallel for reduction(min : first_decrease) schedule(static) if (in_parallel)
   for (index_t r = 0; r < a.rows; ++r)
     if (pointers[r + 1] < pointers[r]) first_decrease = std::min(first_decrease, r);
   throw InvalidArgument("CSR matrix: row_ptr decreases at row " + std::to_string(first_decrease));

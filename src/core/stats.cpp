@@ -22,6 +22,7 @@
 namespace spmv {
 namespace {
 
+using detail::parallel_from;  // loops over fewer items run on the calling thread
 using detail::RowRange;
 using detail::RowSpan;
 
@@ -62,7 +63,7 @@ LengthCounts count_lengths(const RowSpan<T>& a, RowRange range, std::size_t cap)
   index_t shortest = counts.shortest, longest = 0;
   std::int64_t squares = 0;
 #pragma omp parallel reduction(min : shortest) reduction(max : longest) reduction(+ : squares) \
-    num_threads(detail::threads_for(range.end - range.begin))
+    if (range.end - range.begin >= parallel_from)
   {
     // Four sets of counts, taken in turn: rows of equal length (the common
     // case) would otherwise wait on each other's increment of one counter.
@@ -120,7 +121,7 @@ LengthSample rows_for_lengths(const std::vector<index_t>& block_starts, index_t 
   // huge rows among short ones: each must be seen, the spread would miss
   // them), up to 2 * wanted, and at least the heaviest `wanted`.
   std::vector<std::pair<index_t, index_t>> entries(blocks);  // (-entries, block): the heaviest sort first
-#pragma omp parallel for schedule(static) num_threads(detail::threads_for(blocks))
+#pragma omp parallel for schedule(static) if (blocks >= parallel_from)
   for (index_t b = 0; b < blocks; ++b) entries[b] = {block_starts[b] - block_starts[b + 1], b};
   const double outlier = -2.0 * static_cast<double>(nnz) / blocks;
   const index_t outliers = static_cast<index_t>(std::count_if(
@@ -423,7 +424,7 @@ void check_entries_read(const Csr<T>& a, const std::vector<RowRange>& ranges) {
   const RangeRows rows(ranges);
   index_t first_bad_row = a.rows;  // the ranges are in row order
 #pragma omp parallel for reduction(min : first_bad_row) schedule(dynamic, 4) \
-    num_threads(detail::threads_for(entries_in(a, ranges)))
+    if (entries_in(a, ranges) >= parallel_from)
   for (index_t c = 0; c < rows.chunks(); ++c)
     rows.visit_chunk(c, [&](std::size_t, index_t r) {
       if (detail::row_has_bad_entry(a, r)) first_bad_row = std::min(first_bad_row, r);
@@ -438,10 +439,10 @@ template <class T>
 void fill_diagonal_stats(MatrixStats& stats, const std::vector<RowSpan<T>>& spans) {
   const std::vector<RowRange> ranges = rows_of(spans);
   const RangeRows rows(ranges);
-  const int threads = detail::threads_for(entries_in(spans));
+  const bool parallel = entries_in(spans) >= parallel_from;
   // Rows are sorted, so a row's first and last entries give its extent.
   index_t lower = 0, upper = 0;
-#pragma omp parallel for reduction(max : lower, upper) schedule(static) num_threads(threads)
+#pragma omp parallel for reduction(max : lower, upper) schedule(static) if (parallel)
   for (index_t c = 0; c < rows.chunks(); ++c)
     rows.visit_chunk(c, [&](std::size_t i, index_t r) {
       const index_t length = spans[i].length(r);
@@ -464,11 +465,17 @@ void fill_diagonal_stats(MatrixStats& stats, const std::vector<RowSpan<T>>& span
     std::uint64_t* words = bits.data();
     std::int64_t newly_set = 0;
     rows.visit_chunk(c, [&](std::size_t i, index_t r) {
-      const index_t length = spans[i].length(r);
-      const index_t* columns = spans[i].columns(r);
-      for (index_t k = 0; k < length; ++k) {
-        const auto bit = static_cast<std::size_t>(std::int64_t{columns[k]} - r + lower) - low;
-        if (bit >= width) continue;
+      // Bit b is column first_column + b of row r; a row's columns are
+      // sorted, so those of the bitmap's diagonals are one run of them.
+      const std::int64_t first_column = std::int64_t{r} - lower + static_cast<std::int64_t>(low);
+      const index_t* begin = spans[i].columns(r);
+      const index_t* end = begin + spans[i].length(r);
+      if (begin < end && (begin[0] < first_column || end[-1] - first_column >= static_cast<std::int64_t>(width))) {
+        begin = std::lower_bound(begin, end, first_column);
+        end = std::lower_bound(begin, end, first_column + static_cast<std::int64_t>(width));
+      }
+      for (const index_t* column = begin; column < end; ++column) {
+        const auto bit = static_cast<std::size_t>(*column - first_column);
         const std::uint64_t mask = std::uint64_t{1} << (bit % 64);
         newly_set += (words[bit / 64] & mask) == 0;
         words[bit / 64] |= mask;
@@ -481,7 +488,7 @@ void fill_diagonal_stats(MatrixStats& stats, const std::vector<RowSpan<T>>& span
     // Few diagonals: each thread marks its rows' diagonals in a bitmap of its
     // own, and the bitmaps are joined.
     std::vector<std::uint64_t> occupied(words, 0);
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel if (parallel)
     {
       std::vector<std::uint64_t> mine(words, 0);
 #pragma omp for schedule(static) nowait
@@ -497,7 +504,7 @@ void fill_diagonal_stats(MatrixStats& stats, const std::vector<RowSpan<T>>& span
     // (atomics, cache lines moving between cores) cost more than the reading
     // on matrices of scattered columns; one shared bitmap, zeroed and counted
     // by one thread, had taken most of the time on 16 threads.
-#pragma omp parallel reduction(+ : count) num_threads(threads)
+#pragma omp parallel reduction(+ : count) if (parallel)
     {
       const auto team = static_cast<std::size_t>(omp_get_num_threads());
       const auto thread = static_cast<std::size_t>(omp_get_thread_num());
@@ -517,9 +524,9 @@ class DistinctKeys {
  public:
   // Makes room for `keys` insertions, and empties the set.
   void clear(std::size_t keys) {
-    if (4 * keys > slots_.size()) {
+    if (2 * keys > slots_.size()) {
       std::size_t size = 64;
-      while (size < 4 * keys) size *= 2;
+      while (size < 2 * keys) size *= 2;
       slots_.assign(size, Slot{});
       generation_ = 0;
     }
@@ -578,7 +585,7 @@ void count_blocks(const std::vector<RowSpan<T>>& spans, index_t block_rows, cons
   const RangeRows pieces(block_row_ranges);
   std::vector<std::int64_t> occupied(widths, 0);
   std::int64_t entries = 0;
-#pragma omp parallel reduction(+ : entries) num_threads(detail::threads_for(entries_in(spans)))
+#pragma omp parallel reduction(+ : entries) if (entries_in(spans) >= parallel_from)
   {
     std::vector<DistinctKeys<index_t>> columns(widths);
     std::vector<std::int64_t> my_occupied(widths, 0);
@@ -649,7 +656,7 @@ void fill_symmetry(MatrixStats& stats, const Csr<T>& a, const std::vector<RowRan
   const RangeRows rows(ranges);
   bool pattern = true, values = true;
 #pragma omp parallel for schedule(dynamic, 4) reduction(&& : pattern, values) \
-    num_threads(detail::threads_for(entries_in(a, ranges)))
+    if (entries_in(a, ranges) >= parallel_from)
   for (index_t c = 0; c < rows.chunks(); ++c)
     rows.visit_chunk(c, [&](std::size_t, index_t r) {
       if (!pattern) return;  // another row already failed (seen by this thread)
@@ -699,7 +706,7 @@ std::int64_t count_few_distinct(const std::vector<RowSpan<T>>& spans, std::size_
   const auto piece_count = static_cast<std::int64_t>(pieces.size());
   bool too_many = false;
   std::vector<std::uint64_t> keys;  // every thread's set, with repeats across threads
-#pragma omp parallel num_threads(detail::threads_for(entries_in(spans)))
+#pragma omp parallel if (entries_in(spans) >= parallel_from)
   {
     DistinctKeys<std::uint64_t> mine;
     mine.clear(limit + 1);
@@ -760,7 +767,7 @@ std::int64_t count_distinct_by_sorting(const T* values, std::size_t count) {
   }
   std::int64_t distinct = 0;
 #pragma omp parallel for schedule(dynamic, 16) reduction(+ : distinct) \
-    num_threads(detail::threads_for(static_cast<std::int64_t>(count)))
+    if (static_cast<std::int64_t>(count) >= parallel_from)
   for (std::size_t b = 0; b < buckets; ++b) {
     const auto begin = keys.begin() + static_cast<std::ptrdiff_t>(bucket_begin[b]);
     const auto end = keys.begin() + static_cast<std::ptrdiff_t>(bucket_begin[b + 1]);

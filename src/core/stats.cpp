@@ -563,7 +563,8 @@ void fill_diagonal_stats(MatrixStats& stats, const std::vector<RowSpan<T>>& span
 #pragma omp barrier
       if (thread < slices) {
         const std::uint64_t first_diagonal = std::uint64_t{thread} << slice_shift;
-        std::vector<std::uint64_t> slice(std::min(std::size_t{1} << (slice_shift - 6), words - (first_diagonal >> 6)), 0);
+        const std::size_t slice_words = std::min(std::size_t{1} << (slice_shift - 6), words - (first_diagonal >> 6));
+        std::vector<std::uint64_t> slice(slice_words, 0);
         for (std::size_t k = starts[thread * team]; k < starts[(thread + 1) * team]; ++k)
           count += set_first(slice.data(), static_cast<std::uint32_t>(handed[k] - first_diagonal));
       }

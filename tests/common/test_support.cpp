@@ -300,4 +300,32 @@ SPMV_INSTANTIATE(float)
 SPMV_INSTANTIATE(double)
 #undef SPMV_INSTANTIATE
 
+void expect_same_stats(const MatrixStats& got, const MatrixStats& expected, const std::string& name) {
+  SCOPED_TRACE(name);
+  EXPECT_EQ(got.rows, expected.rows);
+  EXPECT_EQ(got.cols, expected.cols);
+  EXPECT_EQ(got.nnz, expected.nnz);
+  EXPECT_EQ(got.row_length.min, expected.row_length.min);
+  EXPECT_EQ(got.row_length.max, expected.row_length.max);
+  EXPECT_EQ(got.row_length.mean, expected.row_length.mean);
+  EXPECT_EQ(got.row_length.std, expected.row_length.std);
+  EXPECT_EQ(got.row_length_histogram, expected.row_length_histogram);
+  EXPECT_EQ(got.empty_rows, expected.empty_rows);
+  EXPECT_EQ(got.lower_bandwidth, expected.lower_bandwidth);
+  EXPECT_EQ(got.upper_bandwidth, expected.upper_bandwidth);
+  EXPECT_EQ(got.occupied_diagonals, expected.occupied_diagonals);
+  EXPECT_EQ(got.ell_padding_ratio, expected.ell_padding_ratio);
+  EXPECT_EQ(got.hyb_ell_width, expected.hyb_ell_width);
+  EXPECT_EQ(got.hyb_coo_nnz, expected.hyb_coo_nnz);
+  ASSERT_EQ(got.block_density.size(), expected.block_density.size());
+  for (std::size_t b = 0; b < expected.block_density.size(); ++b) {
+    EXPECT_EQ(got.block_density[b].occupied_blocks, expected.block_density[b].occupied_blocks);
+    EXPECT_EQ(got.block_density[b].density, expected.block_density[b].density);
+  }
+  EXPECT_EQ(got.distinct_values, expected.distinct_values);
+  EXPECT_EQ(got.sampled_rows, expected.sampled_rows);
+  EXPECT_EQ(got.sampled_nnz, expected.sampled_nnz);
+  EXPECT_EQ(got.row_length_rows, expected.row_length_rows);
+}
+
 }  // namespace spmv::test

@@ -15,6 +15,7 @@
 #include "spmv/error.hpp"
 #include "spmv/matrix.hpp"
 #include "spmv/operator.hpp"
+#include "spmv/stats.hpp"
 
 namespace spmv::test {
 
@@ -94,6 +95,9 @@ std::unique_ptr<Operator<T>> plan_case(const Csr<T>& a, const KernelCase& c) {
     return nullptr;
   }
 }
+
+// Every field of two analyses equal (symmetry aside), traced with `name`.
+void expect_same_stats(const MatrixStats& got, const MatrixStats& expected, const std::string& name);
 
 // true when SPMV_REQUIRE_GPU=1 is set.
 bool gpu_required();

@@ -473,6 +473,28 @@ TEST(Stats, ARowSampleOfAPowerLawGraph) {
   expect_row_sample_near(a, 32768, 0.25);
 }
 
+// A sample large enough for every pass to run in parallel (the row-length
+// blocks, over 2^16 rows, shared among the threads; the entries' passes, the
+// scattered diagonals among them) gives the same statistics on any number of
+// threads.
+TEST(Stats, ASampleIsTheSameOnAnyThreadCount) {
+  const int threads = omp_get_max_threads();
+  const Csr<double> a = gen_rmat(20, 4, 0.57, 0.19, 0.19, 5);
+  StatsOptions sampled;
+  sampled.sample_rows = std::int64_t{1} << 17;
+  sampled.sample_nonzeros = std::int64_t{1} << 18;
+  omp_set_num_threads(1);
+  const MatrixStats one = analyse(a, sampled);
+  ASSERT_GE(one.row_length_rows, std::int64_t{1} << 16);
+  ASSERT_GE(one.sampled_nnz, std::int64_t{1} << 17);
+  ASSERT_GT(one.lower_bandwidth + one.upper_bandwidth, 1 << 20);  // the scattered diagonals' count
+  for (int team : {3, 7}) {
+    omp_set_num_threads(team);
+    test::expect_same_stats(analyse(a, sampled), one, std::to_string(team) + " threads");
+  }
+  omp_set_num_threads(threads);
+}
+
 TEST(Stats, FloatMatchesDouble) {
   const Csr<double> a = gen_uniform_random(300, 200, 5, 3);
   const MatrixStats d = analyse(a);

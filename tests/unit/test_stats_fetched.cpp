@@ -63,34 +63,6 @@ class CountingFetcher final : public detail::CsrFetcher<double> {
   const Csr<double>& a_;
 };
 
-void expect_same_stats(const MatrixStats& fetched, const MatrixStats& host, const std::string& name) {
-  SCOPED_TRACE(name);
-  EXPECT_EQ(fetched.rows, host.rows);
-  EXPECT_EQ(fetched.cols, host.cols);
-  EXPECT_EQ(fetched.nnz, host.nnz);
-  EXPECT_EQ(fetched.row_length.min, host.row_length.min);
-  EXPECT_EQ(fetched.row_length.max, host.row_length.max);
-  EXPECT_EQ(fetched.row_length.mean, host.row_length.mean);
-  EXPECT_EQ(fetched.row_length.std, host.row_length.std);
-  EXPECT_EQ(fetched.row_length_histogram, host.row_length_histogram);
-  EXPECT_EQ(fetched.empty_rows, host.empty_rows);
-  EXPECT_EQ(fetched.lower_bandwidth, host.lower_bandwidth);
-  EXPECT_EQ(fetched.upper_bandwidth, host.upper_bandwidth);
-  EXPECT_EQ(fetched.occupied_diagonals, host.occupied_diagonals);
-  EXPECT_EQ(fetched.ell_padding_ratio, host.ell_padding_ratio);
-  EXPECT_EQ(fetched.hyb_ell_width, host.hyb_ell_width);
-  EXPECT_EQ(fetched.hyb_coo_nnz, host.hyb_coo_nnz);
-  ASSERT_EQ(fetched.block_density.size(), host.block_density.size());
-  for (std::size_t b = 0; b < host.block_density.size(); ++b) {
-    EXPECT_EQ(fetched.block_density[b].occupied_blocks, host.block_density[b].occupied_blocks);
-    EXPECT_EQ(fetched.block_density[b].density, host.block_density[b].density);
-  }
-  EXPECT_EQ(fetched.distinct_values, host.distinct_values);
-  EXPECT_EQ(fetched.sampled_rows, host.sampled_rows);
-  EXPECT_EQ(fetched.sampled_nnz, host.sampled_nnz);
-  EXPECT_EQ(fetched.row_length_rows, host.row_length_rows);
-}
-
 // Options that read every row and entry, the selector's (which sample a large
 // matrix), and small samples of rows and of entries.
 std::vector<StatsOptions> options_for(const Csr<double>& a) {
@@ -106,7 +78,7 @@ std::vector<StatsOptions> options_for(const Csr<double>& a) {
 void expect_fetched_analysis_is_analyse(const Csr<double>& a, const std::string& name) {
   for (const StatsOptions& options : options_for(a)) {
     CountingFetcher fetcher(a);
-    expect_same_stats(detail::analyse_fetched(fetcher, options), analyse(a, options), name);
+    test::expect_same_stats(detail::analyse_fetched(fetcher, options), analyse(a, options), name);
   }
 }
 
@@ -138,7 +110,7 @@ TEST(StatsFetched, ASampleWhoseOnlyRunBeginsWithAHub) {
   one_run.sample_nonzeros = 1;
   CountingFetcher fetcher(a);
   const MatrixStats fetched = detail::analyse_fetched(fetcher, one_run);
-  expect_same_stats(fetched, analyse(a, one_run), "hub first");
+  test::expect_same_stats(fetched, analyse(a, one_run), "hub first");
   EXPECT_EQ(fetched.sampled_rows, 7);
 }
 

@@ -99,7 +99,7 @@ std::unique_ptr<Operator<T>> make_operator(const Plan& plan, const Csr<T>& a);
 // The operator copies the arrays on the device and builds its format there.
 // Copied back in full: the row pointers for csr-merge, which places its
 // tiles on the host (when that kernel is named; the selector does not pick
-// it); csr-hub copies back each column's count of entries to pick its hubs.
+// it). csr-hub copies back only its candidate hub columns and their counts.
 template <class T>
 Plan make_plan(const DeviceCsrView<T>& a, const PlanOptions& options);
 template <class T>

@@ -535,22 +535,21 @@ void fill_diagonal_stats(MatrixStats& stats, const std::vector<RowSpan<T>>& span
       for (std::size_t w = 0; w < words; ++w) occupied[w] |= mine[w];
     }
     for (const std::uint64_t word : occupied) count += __builtin_popcountll(word);
+  } else if (!parallel || omp_get_max_threads() == 1) {
+    // Many diagonals on one thread: its rows' diagonals marked directly.
+    std::vector<std::uint64_t> bits(words, 0);
+    for_diagonals(0, rows.chunks(), [&](std::uint32_t d) { count += set_first(bits.data(), d); });
   } else {
-    // Many diagonals (scattered columns). Each thread owns a slice of the
-    // diagonals, in a bitmap of its own: writes to words that other threads
-    // also write (atomics, cache lines moving between cores) cost more than
-    // the rest on such matrices. The diagonals are handed to their slices'
+    // Many diagonals (scattered columns) on several threads. Each thread owns
+    // a slice of the diagonals, in a bitmap of its own: writes to words that
+    // other threads also write (atomics, cache lines moving between cores)
+    // cost more than the rest on such matrices. The diagonals are handed to their slices'
     // owners first: each thread counts, then writes, those of its own rows
     // slice by slice into one array (a radix pass); each owner then marks its
     // slice's, counting the bits it sets first. (Each thread reading every row
     // for its own slice had taken 1.0 of the analysis's 2.4 ms on uniform 4M x
-    // 16, 16 threads, call 119.) One thread marks its rows' diagonals directly.
-    if (!parallel || omp_get_max_threads() == 1) {
-      std::vector<std::uint64_t> bits(words, 0);
-      for_diagonals(0, rows.chunks(), [&](std::uint32_t d) { count += set_first(bits.data(), d); });
-      stats.occupied_diagonals = static_cast<index_t>(count);
-      return;
-    }
+    // 16, 16 threads, call 119.)
+    // Not zeroed: every slot is written before it is read.
     std::unique_ptr<std::uint32_t[]> handed(new std::uint32_t[static_cast<std::size_t>(entries_in(spans))]);
     std::vector<std::size_t> starts;  // by (slice, thread): where the thread's diagonals of the slice go
     int slice_shift = 0;              // a slice holds 2^slice_shift diagonals (a power of two: no division)

@@ -5,11 +5,17 @@
 //   every part p, exchange stream: its ghosts, each run of them from its
 //       owner q (halo), or every other part's slice of x (allgather);
 //       (halo) the remote block's product on the rows that read ghosts,
-//       into a short vector, then event received_p;
+//       into a short vector; with edges (part_operators.hpp), the edges'
+//       products and the remote product added into their rows of y; then
+//       event received_p;
 //   every part p, compute stream: the local block's product (overlapping the
-//       exchange and the remote product), wait for received_p, the remote
-//       product added into y by row (without DistributedOptions::overlap the
-//       wait comes first); allgather: the row block's product after the wait.
+//       exchange and the remote product), then without edges: wait for
+//       received_p, the remote product added into y by row (without
+//       DistributedOptions::overlap the wait comes first, and there are no
+//       edges); allgather: the row block's product after the wait.
+// Edges leave the compute stream one kernel, the interior's: the exchange
+// stream's work runs beside it and the join (the end of the graph) waits for
+// both.
 // How the entries travel:
 //   pull (every pair of the parts' devices is one device or has peer access):
 //       part p's exchange stream reads them from x_q itself, a gather kernel
@@ -26,6 +32,7 @@
 // run(), exchange() and multiply_part() are captured into CUDA graphs on their
 // second call and replayed from then on (replayed_steps.hpp).
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "cuda/cuda_check.hpp"
@@ -49,7 +56,10 @@ namespace {
 template <class T>
 struct DevicePart {
   int device;
-  NonBlockingStream compute, exchange;
+  NonBlockingStream compute;
+  // Its kernels (the ghosts' gather, the remote and edge products) run
+  // beside the local product's, not after its last wave.
+  NonBlockingStream exchange{StreamPriority::high};
   OrderingEvent x_ready, packed, received;  // x_ready, packed: push
   PartOperators<T> ops;
   DeviceBuffer<T> x;       // halo: the part's slice; allgather: all of x
@@ -110,10 +120,12 @@ struct DevicePart {
     PlanOptions part_options = options.part_options;
     part_options.device = device;
     part_options.stream = compute.get();
-    ops = plan_part(part, options.exchange, part_options);
-    // The remote product reads the ghosts alone: it follows them on the
-    // exchange stream while the local product runs.
+    ops = plan_part(part, options.exchange, part_options, options.overlap);
+    // The remote product reads the ghosts alone and the edges' rows wait for
+    // it: they follow the ghosts on the exchange stream while the local
+    // product runs.
     if (ops.remote) ops.remote->set_stream(exchange.get());
+    for (auto& edge : ops.edges) edge.op->set_stream(exchange.get());
   }
 };
 
@@ -181,7 +193,7 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
   }
 
   void exchange() override {
-    in_every_group({exchange_step, 0, 0.0, 0.0}, [&](const StepGroup& group) { queue_exchange(group, false); });
+    in_every_group({exchange_step, 0, 0.0, 0.0}, [&](const StepGroup& group) { queue_exchange(group); });
   }
 
   void multiply_part(int p, T alpha, T beta) override {
@@ -192,9 +204,9 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
       if (part.ops.block) {
         part.ops.block->apply(part.x.data(), part.y.data(), alpha, beta);
       } else {
-        queue_remote_product(part);
+        queue_ghost_readers(part, alpha, beta);
         SPMV_CUDA_CHECK(cudaEventRecord(part.received.get(), part.exchange.get()));
-        part.ops.local->apply(part.x.data(), part.y.data(), alpha, beta);
+        apply_local(part, alpha, beta);
         add_remote_product(part, alpha);
       }
     });
@@ -247,12 +259,14 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
         part.ops.block->apply_transposed(v.x.data(), v.y.data(), T(1), T(0));
         continue;
       }
-      part.ops.local->apply_transposed(v.x.data(), v.y.data(), alpha, beta);
+      part.ops.local->apply_transposed(v.x.data() + part.ops.local_begin, v.y.data(), alpha, beta);
       if (!part.ops.remote) continue;
       gather_rows(part.remote_rows.data(), static_cast<index_t>(part.remote_rows.size()), 1, Layout::row_major,
                   v.x.data(), part.remote_y.data(), part.compute.get());
       SPMV_CUDA_CHECK(cudaEventRecord(part.x_ready.get(), part.compute.get()));
       SPMV_CUDA_CHECK(cudaStreamWaitEvent(part.exchange.get(), part.x_ready.get(), 0));
+      for (auto& edge : part.ops.edges)  // added into the interior's columns of y: after it
+        edge.op->apply_transposed(v.x.data() + edge.first_row, v.y.data(), alpha, T(1));
       part.ops.remote->apply_transposed(part.remote_y.data(), v.ghost_y.data(), T(1), T(0));
     }
     synchronize_every_stream();
@@ -313,8 +327,13 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
             [&layout_p](index_t i) { return layout_p.ghost_columns[i]; }, m.host_ghosts);
         upload_staged(m.ghosts.data(), m.host_ghosts.data(), m.host_ghosts.size() * sizeof(T), stream);
       }
-      part.ops.local->spmm(m.b.data(), m.c.data(), k, Layout::row_major, alpha, beta);
+      const auto rows_of_c = [&m, k](index_t first_row) {
+        return m.c.data() + static_cast<std::size_t>(first_row) * static_cast<std::size_t>(k);
+      };
+      part.ops.local->spmm(m.b.data(), rows_of_c(part.ops.local_begin), k, Layout::row_major, alpha, beta);
       if (!part.ops.remote) continue;
+      for (auto& edge : part.ops.edges)
+        edge.op->spmm(m.b.data(), rows_of_c(edge.first_row), k, Layout::row_major, alpha, beta);
       part.ops.remote->spmm(m.ghosts.data(), m.remote.data(), k, Layout::row_major, T(1), T(0));
       SPMV_CUDA_CHECK(cudaEventRecord(part.received.get(), part.exchange.get()));
       SPMV_CUDA_CHECK(cudaStreamWaitEvent(stream, part.received.get(), 0));
@@ -457,11 +476,11 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
 
   void queue_run(const StepGroup& group, T alpha, T beta) {
     const bool local_first = overlap_ && this->exchange_kind() == Exchange::halo;
-    queue_exchange(group, true);
+    queue_exchange(group, Products{alpha, beta});
     if (local_first)
       for (const int p : group.parts) {
         const DeviceScope on_device(parts_[p]->device);
-        parts_[p]->ops.local->apply(parts_[p]->x.data(), parts_[p]->y.data(), alpha, beta);
+        apply_local(*parts_[p], alpha, beta);
       }
     for (const int p : group.parts) {
       DevicePart<T>& part = *parts_[p];
@@ -471,7 +490,7 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
         part.ops.block->apply(part.x.data(), part.y.data(), alpha, beta);
         continue;
       }
-      if (!local_first) part.ops.local->apply(part.x.data(), part.y.data(), alpha, beta);
+      if (!local_first) apply_local(part, alpha, beta);
       add_remote_product(part, alpha);
     }
   }
@@ -486,11 +505,16 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
     upload_staged(to, from, static_cast<std::size_t>(count) * sizeof(T), parts_[p]->compute.get());
   }
 
+  // The scalars of run()'s products.
+  struct Products {
+    T alpha, beta;
+  };
+
   // Every part of the group receives its x entries on its exchange stream,
-  // multiplies its remote block there (halo, with remote_products), and
-  // records `received` (push and NCCL: the group holds every part, and they
-  // pack first).
-  void queue_exchange(const StepGroup& group, bool remote_products) {
+  // multiplies what reads them there (halo, with `products`), and records
+  // `received` (push and NCCL: the group holds every part, and they pack
+  // first).
+  void queue_exchange(const StepGroup& group, std::optional<Products> products = std::nullopt) {
     if (!pull_) queue_packing();
     if (nccl_) queue_nccl_exchange();
     for (const int p : group.parts) {
@@ -498,7 +522,7 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
       const DeviceScope on_device(receiver.device);
       const cudaStream_t stream = receiver.exchange.get();
       if (!nccl_) queue_copies_to(p, stream);
-      if (remote_products) queue_remote_product(receiver);
+      if (products) queue_ghost_readers(receiver, products->alpha, products->beta);
       SPMV_CUDA_CHECK(cudaEventRecord(receiver.received.get(), stream));
     }
   }
@@ -596,19 +620,32 @@ class DeviceDistributedOperator final : public DistributedOperator<T> {
     SPMV_CUDA_CHECK(cudaMemcpyAsync(to, from, static_cast<std::size_t>(count) * sizeof(T), cudaMemcpyDefault, stream));
   }
 
-  // The part's remote product on its compressed rows, on its exchange
-  // stream after its ghosts (its device current).
-  static void queue_remote_product(DevicePart<T>& part) {
+  // On the part's exchange stream after its ghosts (its device current):
+  // the remote product on its compressed rows; with edges, the edges'
+  // products and the remote product added into their rows.
+  static void queue_ghost_readers(DevicePart<T>& part, T alpha, T beta) {
     if (part.ops.remote) part.ops.remote->apply(part.ghosts.data(), part.remote_y.data(), T(1), T(0));
+    if (part.ops.edges.empty()) return;
+    for (auto& edge : part.ops.edges) edge.op->apply(part.x.data(), part.y.data() + edge.first_row, alpha, beta);
+    add_remote_rows(part, alpha, part.exchange.get());
   }
 
-  // The remote product added into y on the compute stream, after the local
-  // product and `received`.
+  // The local block's product on the compute stream: the interior's rows with edges.
+  static void apply_local(DevicePart<T>& part, T alpha, T beta) {
+    part.ops.local->apply(part.x.data(), part.y.data() + part.ops.local_begin, alpha, beta);
+  }
+
+  // Without edges, the remote product added into y on the compute stream,
+  // after the local product and `received`.
   static void add_remote_product(DevicePart<T>& part, T alpha) {
-    if (!part.ops.remote) return;
+    if (!part.ops.remote || !part.ops.edges.empty()) return;
     SPMV_CUDA_CHECK(cudaStreamWaitEvent(part.compute.get(), part.received.get(), 0));
+    add_remote_rows(part, alpha, part.compute.get());
+  }
+
+  static void add_remote_rows(DevicePart<T>& part, T alpha, cudaStream_t stream) {
     scatter_rows(part.remote_rows.data(), static_cast<index_t>(part.remote_rows.size()), 1, Layout::row_major,
-                 part.remote_y.data(), part.y.data(), alpha, T(1), part.compute.get());
+                 part.remote_y.data(), part.y.data(), alpha, T(1), stream);
   }
 
   std::vector<PartMatrices<T>> layout_;

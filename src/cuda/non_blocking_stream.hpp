@@ -8,9 +8,22 @@
 
 namespace spmv::detail {
 
+// A high-priority stream's kernels get the blocks that free up before a
+// normal one's waiting blocks: short work queued beside a long kernel runs
+// beside it, not after its last wave.
+enum class StreamPriority { normal, high };
+
 class NonBlockingStream {
  public:
-  NonBlockingStream() { SPMV_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  explicit NonBlockingStream(StreamPriority priority = StreamPriority::normal) {
+    if (priority == StreamPriority::normal) {
+      SPMV_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+      return;
+    }
+    int least = 0, greatest = 0;
+    SPMV_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    SPMV_CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest));
+  }
   ~NonBlockingStream() { cudaStreamDestroy(stream_); }
   NonBlockingStream(const NonBlockingStream&) = delete;
   NonBlockingStream& operator=(const NonBlockingStream&) = delete;

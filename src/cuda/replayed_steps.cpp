@@ -98,7 +98,8 @@ cudaGraphExec_t ReplayedSteps::capture(std::size_t origin, const std::function<v
     refusal = std::string("cudaStreamEndCapture: ") + cudaGetErrorString(ended);
   cudaGraphExec_t exec = nullptr;
   if (refusal.empty() && graph) {
-    const cudaError_t instantiated = cudaGraphInstantiate(&exec, graph, 0);
+    // Each kernel keeps the priority of the stream it was captured from.
+    const cudaError_t instantiated = cudaGraphInstantiate(&exec, graph, cudaGraphInstantiateFlagUseNodePriority);
     if (instantiated != cudaSuccess) {
       refusal = std::string("cudaGraphInstantiate: ") + cudaGetErrorString(instantiated);
       exec = nullptr;

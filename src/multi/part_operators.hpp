@@ -14,16 +14,55 @@ namespace spmv::detail {
 template <class T>
 struct PartOperators {
   std::unique_ptr<Operator<T>> block;   // allgather: the row block on all columns
-  std::unique_ptr<Operator<T>> local;   // halo: the block on the part's own columns
+  // halo: the block on the part's own columns, its rows from local_begin
+  // (with edges: its interior, the rest are the edges')
+  std::unique_ptr<Operator<T>> local;
+  index_t local_begin = 0;
+  // halo, edges apart: the rows before and after the interior on the part's
+  // own columns, each from its first row; every row that reads ghosts is
+  // one of theirs
+  struct Edge {
+    index_t first_row;
+    std::unique_ptr<Operator<T>> op;
+  };
+  std::vector<Edge> edges;
   std::unique_ptr<Operator<T>> remote;  // halo: the block on its ghosts (null without ghosts)
 
   std::vector<OperatorDescription> describe() const {
     std::vector<OperatorDescription> descriptions;
-    for (const auto* op : {block.get(), local.get(), remote.get()})
+    for (const auto* op : {block.get(), local.get()})
       if (op) descriptions.push_back(op->describe());
+    for (const Edge& edge : edges) descriptions.push_back(edge.op->describe());
+    if (remote) descriptions.push_back(remote->describe());
     return descriptions;
   }
 };
+
+// Rows [begin, end) of a part.
+struct RowRun {
+  index_t begin = 0, end = 0;
+  bool empty() const { return begin == end; }
+};
+
+// The interior of a part's local block: the longest run of its rows that
+// read no ghosts (remote_rows ascending), when the rows around it, its edges,
+// hold at most a quarter of its entries; else an empty run. A device part
+// multiplies its edges after the ghosts arrive, beside the interior's
+// product, and they must end before it does; a slab of a banded matrix has
+// its ghost readers at its two ends.
+template <class T>
+RowRun interior_rows(const Csr<T>& local, const std::vector<index_t>& remote_rows) {
+  if (remote_rows.empty()) return {};
+  RowRun longest{0, remote_rows.front()};
+  for (std::size_t i = 0; i < remote_rows.size(); ++i) {
+    const RowRun gap{remote_rows[i] + 1, i + 1 < remote_rows.size() ? remote_rows[i + 1] : local.rows};
+    if (gap.end - gap.begin > longest.end - longest.begin) longest = gap;
+  }
+  const index_t interior_entries = local.row_ptr[longest.end] - local.row_ptr[longest.begin];
+  const index_t edge_entries = local.nnz() - interior_entries;
+  if (longest.empty() || edge_entries > local.nnz() / 4) return {};
+  return longest;
+}
 
 // Which of the sender's send lists goes to part `to`.
 template <class T>
@@ -48,15 +87,27 @@ inline ConcatenatedSends concatenated_sends(const std::vector<HaloSend>& sends) 
   return all;
 }
 
+// With edges_apart (halo), a part whose interior_rows() are not empty has
+// its local block planned as the interior and its edges.
 template <class T>
-PartOperators<T> plan_part(const PartMatrices<T>& part, Exchange exchange, const PlanOptions& options) {
+PartOperators<T> plan_part(const PartMatrices<T>& part, Exchange exchange, const PlanOptions& options,
+                           bool edges_apart = false) {
   PartOperators<T> ops;
   if (exchange == Exchange::allgather) {
     ops.block = plan(part.block, options);
-  } else {
-    ops.local = plan(part.local, options);
-    if (!part.ghost_columns.empty()) ops.remote = plan(part.remote, options);
+    return ops;
   }
+  const RowRun interior = edges_apart ? interior_rows(part.local, part.remote_rows) : RowRun{};
+  if (interior.empty()) {
+    ops.local = plan(part.local, options);
+  } else {
+    ops.local = plan(row_range(part.local, interior.begin, interior.end), options);
+    ops.local_begin = interior.begin;
+    if (interior.begin > 0) ops.edges.push_back({0, plan(row_range(part.local, 0, interior.begin), options)});
+    if (interior.end < part.local.rows)
+      ops.edges.push_back({interior.end, plan(row_range(part.local, interior.end, part.local.rows), options)});
+  }
+  if (!part.ghost_columns.empty()) ops.remote = plan(part.remote, options);
   return ops;
 }
 

@@ -75,6 +75,26 @@ TEST(GpuDistributed, CusparsePartsAndAGeneratedStencil) {
   check_on_device({"rmat:scale=12", generate(parse_generator_spec("rmat:scale=12"))}, Backend::cuda);
 }
 
+// With the overlap, a slab of a stencil multiplies its interior on the
+// compute stream and its edge (the plane that reads the other slab's) on the
+// exchange stream after the ghosts; without it, the local block is one
+// operator. Both give the reference's products.
+TEST(GpuDistributed, SlabsOfAStencilMultiplyTheirEdgesBesideTheInterior) {
+  SPMV_GPU_TEST_PRELUDE();
+  const test::ZooMatrix m{"stencil27:n=20", generate(parse_generator_spec("stencil27:n=20"))};
+  for (const bool overlap : {true, false}) {
+    DistributedOptions options;
+    options.part_options.backend = Backend::cuda;
+    options.overlap = overlap;
+    SCOPED_TRACE(overlap ? "overlap on" : "overlap off");
+    const auto op = make_distributed_operator(m.matrix, partition_nonzeros(m.matrix, 2), options);
+    for (const auto& part : op->describe_parts())
+      EXPECT_EQ(part.size(), overlap ? 3u : 2u);  // (the interior and its edge, or the local block) and the remote
+    test::check_distributed_products<double>(m.matrix, m.name, PartitionMethod::nonzeros, 2, options);
+    test::check_distributed_products<float>(m.matrix, m.name, PartitionMethod::nonzeros, 2, options);
+  }
+}
+
 #ifdef SPMV_HAVE_CUDA
 TEST(GpuDistributed, PartsOnEveryDevice) {
   SPMV_GPU_TEST_PRELUDE();

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "distributed_products.hpp"
+#include "multi/part_operators.hpp"
 #include "spmv/distributed.hpp"
 #include "spmv/gen.hpp"
 #include "spmv/io.hpp"
@@ -202,6 +203,46 @@ TEST(Split, PartsReassembleTheMatrix) {
       }
       EXPECT_EQ(entries, a.nnz()) << m.name << " in " << parts << " parts";
     }
+  }
+}
+
+// A device part with the overlap multiplies its edges (the rows that read
+// ghosts and their neighbours up to the longest run without) after the
+// ghosts arrive: a slab of a grid has one at each inner end, and a part whose
+// edges would hold over a quarter of its entries is not split.
+TEST(Split, EdgesAreTheRowsAroundTheLongestRunWithoutGhosts) {
+  const Csr<double> a = generate(parse_generator_spec("stencil5:n=20"));  // 20 grid rows of 20
+  const auto halves = split_into_parts(a, partition_rows(a, 2), Exchange::halo);
+  const detail::RowRun first = detail::interior_rows(halves[0].local, halves[0].remote_rows);
+  const detail::RowRun second = detail::interior_rows(halves[1].local, halves[1].remote_rows);
+  EXPECT_EQ(first.begin, 0);
+  EXPECT_EQ(first.end, 180);  // the last grid row reads the other half's first
+  EXPECT_EQ(second.begin, 20);
+  EXPECT_EQ(second.end, 200);
+  // Five grid rows a part: the middle parts' two edges hold 40% of their entries.
+  const auto quarters = split_into_parts(a, partition_rows(a, 4), Exchange::halo);
+  EXPECT_TRUE(detail::interior_rows(quarters[1].local, quarters[1].remote_rows).empty());
+  EXPECT_FALSE(detail::interior_rows(quarters[0].local, quarters[0].remote_rows).empty());
+  // Without ghosts, nothing to wait for.
+  const auto whole = split_into_parts(a, partition_rows(a, 1), Exchange::halo);
+  EXPECT_TRUE(detail::interior_rows(whole[0].local, whole[0].remote_rows).empty());
+
+  PlanOptions options;
+  options.backend = Backend::cpu;
+  for (const bool edges_apart : {false, true}) {
+    const detail::PartOperators<double> ops = detail::plan_part(halves[1], Exchange::halo, options, edges_apart);
+    ASSERT_NE(ops.remote, nullptr);
+    if (!edges_apart) {
+      EXPECT_EQ(ops.local->rows(), 200);
+      EXPECT_TRUE(ops.edges.empty());
+      continue;
+    }
+    EXPECT_EQ(ops.local_begin, 20);
+    EXPECT_EQ(ops.local->rows(), 180);
+    ASSERT_EQ(ops.edges.size(), 1u);
+    EXPECT_EQ(ops.edges[0].first_row, 0);
+    EXPECT_EQ(ops.edges[0].op->rows(), 20);
+    EXPECT_EQ(ops.describe().size(), 3u);  // the interior, the edge, the remote block
   }
 }
 

@@ -206,10 +206,11 @@ TEST(Split, PartsReassembleTheMatrix) {
   }
 }
 
-// A device part with the overlap multiplies its edges (the rows that read
-// ghosts and their neighbours up to the longest run without) after the
-// ghosts arrive: a slab of a grid has one at each inner end, and a part whose
-// edges would hold over a quarter of its entries is not split.
+// A device part with the overlap that receives from one owner multiplies its
+// edges (the rows that read ghosts and their neighbours up to the longest run
+// without) after the ghosts arrive: a slab of a grid has one at its inner
+// end, and a part whose edges would hold over a quarter of its entries is
+// not split.
 TEST(Split, EdgesAreTheRowsAroundTheLongestRunWithoutGhosts) {
   const Csr<double> a = generate(parse_generator_spec("stencil5:n=20"));  // 20 grid rows of 20
   const auto halves = split_into_parts(a, partition_rows(a, 2), Exchange::halo);
@@ -244,6 +245,15 @@ TEST(Split, EdgesAreTheRowsAroundTheLongestRunWithoutGhosts) {
     EXPECT_EQ(ops.edges[0].op->rows(), 20);
     EXPECT_EQ(ops.describe().size(), 3u);  // the interior, the edge, the remote block
   }
+  // A part that receives from two owners keeps its local block whole, even
+  // with a long interior (18 of its 20 grid rows).
+  const Csr<double> b = generate(parse_generator_spec("stencil5:n=60"));
+  const auto thirds = split_into_parts(b, partition_rows(b, 3), Exchange::halo);
+  ASSERT_EQ(thirds[1].receives.size(), 2u);
+  EXPECT_FALSE(detail::interior_rows(thirds[1].local, thirds[1].remote_rows).empty());
+  const detail::PartOperators<double> middle = detail::plan_part(thirds[1], Exchange::halo, options, true);
+  EXPECT_TRUE(middle.edges.empty());
+  EXPECT_EQ(middle.local->rows(), 1200);
 }
 
 // The graph partition needs METIS; a build without it refuses the method

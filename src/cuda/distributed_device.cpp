@@ -121,9 +121,10 @@ struct DevicePart {
     part_options.device = device;
     part_options.stream = compute.get();
     ops = plan_part(part, options.exchange, part_options, options.overlap);
-    // The remote product reads the ghosts alone and the edges' rows wait for
-    // it: they follow the ghosts on the exchange stream while the local
-    // product runs.
+    // The remote product reads the ghosts alone: it follows them on the
+    // exchange stream while the local product runs. The edges run there too,
+    // so that the remote product is added into their rows after them on one
+    // stream.
     if (ops.remote) ops.remote->set_stream(exchange.get());
     for (auto& edge : ops.edges) edge.op->set_stream(exchange.get());
   }

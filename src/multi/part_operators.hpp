@@ -19,9 +19,9 @@ struct PartOperators {
   // (with edges: its interior, the rest are the edges')
   std::unique_ptr<Operator<T>> local;
   index_t local_begin = 0;
-  // halo, edges apart: the rows before and after the interior on the part's
-  // own columns, each from its first row; every row that reads ghosts is
-  // one of theirs
+  // halo, edges apart (device parts with the overlap): the rows before and
+  // after the interior on the part's own columns, each from its first row;
+  // every row that reads ghosts is one of theirs
   struct Edge {
     index_t first_row;
     std::unique_ptr<Operator<T>> op;

@@ -9,16 +9,11 @@
 #include <deque>
 #include <vector>
 
+#include "core/row_range.hpp"
 #include "spmv/matrix.hpp"
 #include "spmv/stats.hpp"
 
 namespace spmv::detail {
-
-// Rows [begin, end).
-struct RowRange {
-  index_t begin = 0;
-  index_t end = 0;
-};
 
 // A run of rows as the analysis reads them: the row pointers of rows
 // [rows.begin, rows.end] (offsets into the whole matrix's entries) and,

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/row_range.hpp"
 #include "spmv/distributed.hpp"
 #include "spmv/error.hpp"
 #include "spmv/plan.hpp"
@@ -39,12 +40,6 @@ struct PartOperators {
   }
 };
 
-// Rows [begin, end) of a part.
-struct RowRun {
-  index_t begin = 0, end = 0;
-  bool empty() const { return begin == end; }
-};
-
 // The interior of a part's local block: the longest run of its rows that
 // read no ghosts (remote_rows ascending), when the rows around it, its edges,
 // hold at most a quarter of its entries; else an empty run. A device part
@@ -52,11 +47,11 @@ struct RowRun {
 // product, and they must end before it does; a slab of a banded matrix has
 // its ghost readers at its two ends.
 template <class T>
-RowRun interior_rows(const Csr<T>& local, const std::vector<index_t>& remote_rows) {
+RowRange interior_rows(const Csr<T>& local, const std::vector<index_t>& remote_rows) {
   if (remote_rows.empty()) return {};
-  RowRun longest{0, remote_rows.front()};
+  RowRange longest{0, remote_rows.front()};
   for (std::size_t i = 0; i < remote_rows.size(); ++i) {
-    const RowRun gap{remote_rows[i] + 1, i + 1 < remote_rows.size() ? remote_rows[i + 1] : local.rows};
+    const RowRange gap{remote_rows[i] + 1, i + 1 < remote_rows.size() ? remote_rows[i + 1] : local.rows};
     if (gap.end - gap.begin > longest.end - longest.begin) longest = gap;
   }
   const index_t interior_entries = local.row_ptr[longest.end] - local.row_ptr[longest.begin];
@@ -104,7 +99,7 @@ PartOperators<T> plan_part(const PartMatrices<T>& part, Exchange exchange, const
     return ops;
   }
   const bool split = edges_apart && part.receives.size() == 1;
-  const RowRun interior = split ? interior_rows(part.local, part.remote_rows) : RowRun{};
+  const RowRange interior = split ? interior_rows(part.local, part.remote_rows) : RowRange{};
   if (interior.empty()) {
     ops.local = plan(part.local, options);
   } else {

@@ -214,8 +214,8 @@ TEST(Split, PartsReassembleTheMatrix) {
 TEST(Split, EdgesAreTheRowsAroundTheLongestRunWithoutGhosts) {
   const Csr<double> a = generate(parse_generator_spec("stencil5:n=20"));  // 20 grid rows of 20
   const auto halves = split_into_parts(a, partition_rows(a, 2), Exchange::halo);
-  const detail::RowRun first = detail::interior_rows(halves[0].local, halves[0].remote_rows);
-  const detail::RowRun second = detail::interior_rows(halves[1].local, halves[1].remote_rows);
+  const detail::RowRange first = detail::interior_rows(halves[0].local, halves[0].remote_rows);
+  const detail::RowRange second = detail::interior_rows(halves[1].local, halves[1].remote_rows);
   EXPECT_EQ(first.begin, 0);
   EXPECT_EQ(first.end, 180);  // the last grid row reads the other half's first
   EXPECT_EQ(second.begin, 20);

@@ -167,7 +167,7 @@ DeviceBlocked<T> build_blocked_on_device(const CsrView<T>& a, const BlockedOptio
   b.row_block_ptr = DeviceBuffer<index_t>(row_blocks + 1, "blocked row-block pointers");
   device_offsets(inspection.blocks_per_row_block.data(), row_blocks, b.row_block_ptr.data(), "blocked blocks",
                  stream);
-  DeviceBuffer<index_t> first_unit(row_blocks + 1, "blocked first unit of each row block");
+  DeviceBuffer<index_t> first_unit(row_blocks + 1, "blocked first unit of each row block", ScratchOn{stream});
   device_offsets(inspection.units_per_row_block.data(), row_blocks, first_unit.data(), "blocked units", stream);
   b.block_col = DeviceBuffer<index_t>(blocks, "blocked block columns");
   b.block_entry_ptr = DeviceBuffer<index_t>(blocks + 1, "blocked entry pointers");

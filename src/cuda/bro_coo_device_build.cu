@@ -115,7 +115,8 @@ BroCooDevicePlan<T> plan_bro_coo_on_device(BroCooEntries<T>&& source, const BroC
   const index_t* rows = plan.source.entries.row_idx.data();
   plan.widths = DeviceBuffer<std::uint8_t>(static_cast<std::size_t>(steps), "BRO-COO bit widths");
   // At most `interval` each: 32 streams of at most 31 bits per step.
-  DeviceBuffer<index_t> interval_symbols(static_cast<std::size_t>(intervals), "BRO-COO interval symbols");
+  DeviceBuffer<index_t> interval_symbols(static_cast<std::size_t>(intervals), "BRO-COO interval symbols",
+                                         ScratchOn{stream});
   if (nnz > 0) {
     bro_coo_widths_kernel<<<blocks_for(static_cast<std::size_t>(steps) * warp_size, build_block), build_block, 0,
                             stream>>>(rows, nnz, options.interval, steps, plan.widths.data());
@@ -128,7 +129,7 @@ BroCooDevicePlan<T> plan_bro_coo_on_device(BroCooEntries<T>&& source, const BroC
           return cub::DeviceSegmentedReduce::Sum(workspace, bytes, widths, interval_symbols.data(), intervals,
                                                  first_step, first_step + 1, stream);
         },
-        "BRO-COO lane bits workspace");
+        "BRO-COO lane bits workspace", stream);
     lane_bits_to_symbols_kernel<<<blocks_for(intervals, build_block), build_block, 0, stream>>>(
         interval_symbols.data(), intervals);
     SPMV_LAUNCH_CHECK();

@@ -43,7 +43,8 @@ using ValuePattern = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint
 
 // A BRO-ELL planned but not packed: its shape, widths and offsets (and value
 // table) filled in, symbols and values not yet allocated, so that bro-ell
-// and bro-hyb can refuse it on its footprint first.
+// and bro-hyb can refuse it on its footprint first. Its own buffers are
+// scratch on the stream it was planned on, where it must be packed.
 template <class T>
 struct BroEllDevicePlan {
   DeviceBroEll<T> bro;

@@ -287,9 +287,10 @@ bool plan_value_table(const CsrView<T>& a, std::size_t limit, BroEllDevicePlan<T
   const auto entries = static_cast<std::uint32_t>(std::min<std::size_t>(limit, static_cast<std::size_t>(a.nnz)));
   int slot_bits = 1;
   while ((std::size_t(1) << slot_bits) < 4 * static_cast<std::size_t>(entries)) ++slot_bits;
-  DeviceBuffer<Pattern> patterns(std::size_t(1) << slot_bits, "BRO-ELL value hash set");
-  DeviceBuffer<std::uint32_t> payload(patterns.size() + 1, "BRO-ELL value hash set");
-  DeviceBuffer<std::uint32_t> counts(2, "BRO-ELL distinct value count");  // distinct, then occupied
+  const ScratchOn scratch{stream};
+  DeviceBuffer<Pattern> patterns(std::size_t(1) << slot_bits, "BRO-ELL value hash set", scratch);
+  DeviceBuffer<std::uint32_t> payload(patterns.size() + 1, "BRO-ELL value hash set", scratch);
+  DeviceBuffer<std::uint32_t> counts(2, "BRO-ELL distinct value count", scratch);  // distinct, then occupied
   SPMV_CUDA_CHECK(cudaMemsetAsync(patterns.data(), 0xff, patterns.bytes(), stream));
   SPMV_CUDA_CHECK(cudaMemsetAsync(payload.data(), 0xff, payload.bytes(), stream));
   SPMV_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, counts.bytes(), stream));
@@ -302,20 +303,20 @@ bool plan_value_table(const CsrView<T>& a, std::size_t limit, BroEllDevicePlan<T
   const std::uint32_t distinct = device_value(counts.data(), stream);
   if (distinct > entries) return false;
 
-  DeviceBuffer<std::uint32_t> firsts(distinct, "BRO-ELL first appearances");
-  DeviceBuffer<std::uint32_t> slot_ids(distinct, "BRO-ELL value slots");
+  DeviceBuffer<std::uint32_t> firsts(distinct, "BRO-ELL first appearances", scratch);
+  DeviceBuffer<std::uint32_t> slot_ids(distinct, "BRO-ELL value slots", scratch);
   occupied_slots_kernel<<<blocks_for(payload.size(), build_block), build_block, 0, stream>>>(
       slots, counts.data() + 1, firsts.data(), slot_ids.data());
   SPMV_LAUNCH_CHECK();
-  DeviceBuffer<std::uint32_t> sorted_firsts(distinct, "BRO-ELL first appearances sorted");
-  DeviceBuffer<std::uint32_t> sorted_slot_ids(distinct, "BRO-ELL value table order");
+  DeviceBuffer<std::uint32_t> sorted_firsts(distinct, "BRO-ELL first appearances sorted", scratch);
+  DeviceBuffer<std::uint32_t> sorted_slot_ids(distinct, "BRO-ELL value table order", scratch);
   cub_call(
       [&](void* workspace, std::size_t& bytes) {
         return cub::DeviceRadixSort::SortPairs(workspace, bytes, firsts.data(), sorted_firsts.data(), slot_ids.data(),
                                                sorted_slot_ids.data(), static_cast<std::int64_t>(distinct), 0,
                                                bits_needed(static_cast<std::uint32_t>(a.nnz)), stream);
       },
-      "BRO-ELL value table sort workspace");
+      "BRO-ELL value table sort workspace", stream);
   plan.bro.value_table = DeviceBuffer<T>(distinct, "BRO-ELL value table");
   value_table_kernel<<<blocks_for(distinct, build_block), build_block, 0, stream>>>(
       a.values, sorted_firsts.data(), sorted_slot_ids.data(), distinct, plan.bro.value_table.data(), payload.data());
@@ -335,7 +336,8 @@ void plan_value_codes(const CsrView<T>& a, BroValueCodes codes, BroEllDevicePlan
     return;
   }
   BroEllShape& shape = plan.bro.shape;
-  plan.slice_code_symbols = DeviceBuffer<index_t>(static_cast<std::size_t>(shape.slices), "BRO-ELL code symbols");
+  plan.slice_code_symbols =
+      DeviceBuffer<index_t>(static_cast<std::size_t>(shape.slices), "BRO-ELL code symbols", ScratchOn{stream});
   if (shape.slices > 0) {
     bro_ell_code_symbols_kernel<<<blocks_for(shape.slices, build_block), build_block, 0, stream>>>(
         plan.bro.width_offset.data(), static_cast<index_t>(shape.slices), plan.bro.value_code_bits,
@@ -465,12 +467,9 @@ BroEllDevicePlan<T> plan_bro_ell_on_device(const CsrView<T>& a, const BroEllOpti
   const std::int64_t streams = static_cast<std::int64_t>(a.rows) * options.threads_per_row;
   shape.slices = (streams + h - 1) / h;
   const auto slices = static_cast<std::size_t>(shape.slices);
-  {
-    DeviceBuffer<index_t> lengths = device_row_lengths(a, stream);
-    shape.longest_row = device_max(lengths.data(), lengths.size(), stream);
-  }
+  shape.longest_row = device_longest_row(a, stream);
   // Step 1: l_i, the longest stream of each slice.
-  DeviceBuffer<index_t> columns(slices, "BRO-ELL slice columns");
+  DeviceBuffer<index_t> columns(slices, "BRO-ELL slice columns", ScratchOn{stream});
   if (slices > 0) {
     const auto stream_lengths = thrust::make_transform_iterator(
         thrust::counting_iterator<std::int64_t>(0), StreamLength{a.row_ptr, a.rows, options.threads_per_row});
@@ -482,13 +481,13 @@ BroEllDevicePlan<T> plan_bro_ell_on_device(const CsrView<T>& a, const BroEllOpti
                                                  static_cast<std::int64_t>(slices), slice_begin, slice_begin + 1,
                                                  stream);
         },
-        "BRO-ELL slice columns workspace");
+        "BRO-ELL slice columns workspace", stream);
   }
   bro.width_offset = DeviceBuffer<index_t>(slices + 1, "BRO-ELL width offsets");
   shape.slice_columns = device_offsets(columns.data(), slices, bro.width_offset.data(), "BRO-ELL slice columns", stream);
   // Step 2.
   bro.widths = DeviceBuffer<std::uint8_t>(static_cast<std::size_t>(shape.slice_columns), "BRO-ELL bit widths");
-  plan.slice_symbols = DeviceBuffer<index_t>(slices, "BRO-ELL slice symbols");
+  plan.slice_symbols = DeviceBuffer<index_t>(slices, "BRO-ELL slice symbols", ScratchOn{stream});
   if (slices > 0) {
     bro_ell_widths_kernel<<<static_cast<unsigned>(slices), h, 0, stream>>>(
         a, options.threads_per_row, bro.width_offset.data(), bro.widths.data(), plan.slice_symbols.data());

@@ -78,7 +78,7 @@ __global__ void first_decrease_kernel(const index_t* row_ptr, index_t rows, inde
 // The least row that `kernel` reports into a counter starting at `rows`.
 template <class Launch>
 index_t least_reported_row(index_t rows, const Launch& kernel) {
-  DeviceBuffer<index_t> least(1, "CSR check");
+  DeviceBuffer<index_t> least(1, "CSR check", ScratchOn{nullptr});
   device_fill(least.data(), 1, rows, nullptr);
   kernel(least.data());
   SPMV_LAUNCH_CHECK();

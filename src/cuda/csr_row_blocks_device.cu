@@ -121,17 +121,20 @@ DeviceRowBlocks build_row_blocks_on_device(const index_t* row_ptr, index_t rows,
   DeviceRowBlocks out;
   if (rows == 0) return out;
   const auto n = static_cast<std::size_t>(rows);
-  DeviceBuffer<index_t> flags(n, "row blocks: long rows"), long_before(n + 1, "row blocks: long rows");
+  const ScratchOn scratch{stream};
+  DeviceBuffer<index_t> flags(n, "row blocks: long rows", scratch);
+  DeviceBuffer<index_t> long_before(n + 1, "row blocks: long rows", scratch);
   long_row_flags_kernel<<<grid_for(rows), row_block, 0, stream>>>(row_ptr, rows, longest_grouped, flags.data());
   SPMV_LAUNCH_CHECK();
   device_offsets(flags.data(), n, long_before.data(), "row blocks: long rows", stream);
 
-  DeviceBuffer<index_t> jump(n + 1, "row blocks: successors"), doubled(n + 1, "row blocks: successors");
+  DeviceBuffer<index_t> jump(n + 1, "row blocks: successors", scratch);
+  DeviceBuffer<index_t> doubled(n + 1, "row blocks: successors", scratch);
   successor_kernel<<<grid_for(rows + 1), row_block, 0, stream>>>(row_ptr, long_before.data(), rows, capacity,
                                                                   longest_grouped, jump.data());
   SPMV_LAUNCH_CHECK();
   const DeviceBuffer<index_t> successor = device_copy(jump.data(), n + 1, "row blocks: successors", stream);
-  DeviceBuffer<index_t> marked(n + 1, "row blocks: piece starts");
+  DeviceBuffer<index_t> marked(n + 1, "row blocks: piece starts", scratch);
   device_fill(marked.data(), n + 1, index_t{0}, stream);
   device_fill(marked.data(), 1, index_t{1}, stream);
   // After pass k the rows up to 2^(k+1) - 1 successors from row 0 are marked:
@@ -143,20 +146,22 @@ DeviceRowBlocks build_row_blocks_on_device(const index_t* row_ptr, index_t rows,
     std::swap(jump, doubled);
   }
 
-  DeviceBuffer<index_t> pieces(n, "row blocks: pieces"), partials(n, "row blocks: partials");
+  DeviceBuffer<index_t> pieces(n, "row blocks: pieces", scratch);
+  DeviceBuffer<index_t> partials(n, "row blocks: partials", scratch);
   piece_counts_kernel<<<grid_for(rows), row_block, 0, stream>>>(row_ptr, marked.data(), rows, longest_grouped,
                                                                 max_chunk, pieces.data(), partials.data());
   SPMV_LAUNCH_CHECK();
-  DeviceBuffer<index_t> piece_at(n + 1, "row blocks: pieces"), partial_at(n + 1, "row blocks: partials");
+  DeviceBuffer<index_t> piece_at(n + 1, "row blocks: pieces", scratch);
+  DeviceBuffer<index_t> partial_at(n + 1, "row blocks: partials", scratch);
   const index_t piece_count = device_offsets(pieces.data(), n, piece_at.data(), "row blocks", stream);
   out.partial_count = device_offsets(partials.data(), n, partial_at.data(), "row blocks: partials", stream);
   cut_flags_kernel<<<grid_for(rows), row_block, 0, stream>>>(partials.data(), rows, flags.data());
   SPMV_LAUNCH_CHECK();
-  DeviceBuffer<index_t> cut_at(n + 1, "row blocks: cut rows");
+  DeviceBuffer<index_t> cut_at(n + 1, "row blocks: cut rows", scratch);
   const index_t cut_count = device_offsets(flags.data(), n, cut_at.data(), "row blocks: cut rows", stream);
 
   out.blocks = DeviceBuffer<RowBlock>(static_cast<std::size_t>(piece_count), "row blocks");
-  DeviceBuffer<SplitRow> cut_rows(static_cast<std::size_t>(cut_count), "row blocks: cut rows");
+  DeviceBuffer<SplitRow> cut_rows(static_cast<std::size_t>(cut_count), "row blocks: cut rows", scratch);
   write_pieces_kernel<<<grid_for(rows), row_block, 0, stream>>>(row_ptr, successor.data(), marked.data(),
                                                                 piece_at.data(), partial_at.data(), cut_at.data(),
                                                                 rows, out.blocks.data(), cut_rows.data());

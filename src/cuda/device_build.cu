@@ -81,6 +81,11 @@ __global__ void gather_row_slice_kernel(CsrView<T> a, const index_t* slice_row_p
   }
 }
 
+struct RowLengthAt {
+  const index_t* row_ptr;
+  __host__ __device__ index_t operator()(index_t row) const { return row_ptr[row + 1] - row_ptr[row]; }
+};
+
 struct CapAt {
   index_t cap;
   __host__ __device__ index_t operator()(index_t v) const { return v < cap ? v : cap; }
@@ -167,7 +172,7 @@ struct WidenToInt64 {
 
 template <class T>
 DeviceBuffer<index_t> device_row_lengths(const CsrView<T>& a, cudaStream_t stream) {
-  DeviceBuffer<index_t> lengths(static_cast<std::size_t>(a.rows), "row lengths");
+  DeviceBuffer<index_t> lengths(static_cast<std::size_t>(a.rows), "row lengths", ScratchOn{stream});
   if (a.rows > 0) {
     row_lengths_kernel<<<blocks_for(a.rows, build_block), build_block, 0, stream>>>(a, lengths.data());
     SPMV_LAUNCH_CHECK();
@@ -179,7 +184,7 @@ template <class T>
 RowSliceLayout device_row_slice_layout(const CsrView<T>& a, index_t first, index_t limit, cudaStream_t stream) {
   RowSliceLayout layout;
   layout.first = first;
-  DeviceBuffer<index_t> lengths(static_cast<std::size_t>(a.rows), "row slice lengths");
+  DeviceBuffer<index_t> lengths(static_cast<std::size_t>(a.rows), "row slice lengths", ScratchOn{stream});
   if (a.rows > 0) {
     row_slice_lengths_kernel<<<blocks_for(a.rows, build_block), build_block, 0, stream>>>(a, first, limit,
                                                                                            lengths.data());
@@ -212,12 +217,27 @@ DeviceRowSlice<T> device_gather_row_slice(const CsrView<T>& a, RowSliceLayout&& 
 
 index_t device_max(const index_t* values, std::size_t n, cudaStream_t stream) {
   if (n == 0) return 0;
-  DeviceBuffer<index_t> result(1, "maximum");
+  DeviceBuffer<index_t> result(1, "maximum", ScratchOn{stream});
   cub_call(
       [&](void* workspace, std::size_t& bytes) {
         return cub::DeviceReduce::Max(workspace, bytes, values, result.data(), static_cast<std::int64_t>(n), stream);
       },
-      "maximum workspace");
+      "maximum workspace", stream);
+  return device_value(result.data(), stream);
+}
+
+template <class T>
+index_t device_longest_row(const CsrView<T>& a, cudaStream_t stream) {
+  if (a.rows == 0) return 0;
+  DeviceBuffer<index_t> result(1, "longest row", ScratchOn{stream});
+  const auto lengths =
+      thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), RowLengthAt{a.row_ptr});
+  cub_call(
+      [&](void* workspace, std::size_t& bytes) {
+        return cub::DeviceReduce::Max(workspace, bytes, lengths, result.data(), static_cast<std::int64_t>(a.rows),
+                                      stream);
+      },
+      "longest row workspace", stream);
   return device_value(result.data(), stream);
 }
 
@@ -226,14 +246,14 @@ std::vector<std::int64_t> device_capped_histogram(const index_t* values, std::si
   std::vector<std::int64_t> counts(static_cast<std::size_t>(cap) + 1, 0);
   if (n == 0) return counts;
   // One bin per value 0..cap (levels 0, 1, ..., cap + 1) over the capped values.
-  DeviceBuffer<int> bins(counts.size(), "histogram bins");
+  DeviceBuffer<int> bins(counts.size(), "histogram bins", ScratchOn{stream});
   const auto capped = thrust::make_transform_iterator(values, CapAt{cap});
   cub_call(
       [&](void* workspace, std::size_t& bytes) {
         return cub::DeviceHistogram::HistogramEven(workspace, bytes, capped, bins.data(), cap + 2, index_t{0},
                                                    cap + 1, static_cast<std::int64_t>(n), stream);
       },
-      "histogram workspace");
+      "histogram workspace", stream);
   std::vector<int> host_bins(bins.size());
   SPMV_CUDA_CHECK(
       cudaMemcpyAsync(host_bins.data(), bins.data(), bins.bytes(), cudaMemcpyDeviceToHost, stream));
@@ -244,14 +264,14 @@ std::vector<std::int64_t> device_capped_histogram(const index_t* values, std::si
 
 std::int64_t device_sum(const index_t* values, std::size_t n, cudaStream_t stream) {
   if (n == 0) return 0;
-  DeviceBuffer<std::int64_t> result(1, "sum");
+  DeviceBuffer<std::int64_t> result(1, "sum", ScratchOn{stream});
   cub_call(
       [&](void* workspace, std::size_t& bytes) {
         return cub::DeviceReduce::TransformReduce(workspace, bytes, values, result.data(),
                                                   static_cast<std::int64_t>(n), cuda::std::plus<std::int64_t>{},
                                                   WidenToInt64{}, std::int64_t{0}, stream);
       },
-      "sum workspace");
+      "sum workspace", stream);
   return device_value(result.data(), stream);
 }
 
@@ -268,7 +288,7 @@ index_t device_offsets(const index_t* values, std::size_t n, index_t* offsets, c
           return cub::DeviceScan::InclusiveSum(workspace, bytes, values, offsets + 1, static_cast<std::int64_t>(n),
                                                stream);
         },
-        "scan workspace");
+        "scan workspace", stream);
   return static_cast<index_t>(total);
 }
 
@@ -282,7 +302,7 @@ void device_sort_descending_in_groups(const index_t* keys, std::size_t n, index_
     if (group <= 4 * block_sort_threads) return sort_groups_by_blocks<4>(keys, n, group, sorted_keys, order, stream);
     if (group <= 8 * block_sort_threads) return sort_groups_by_blocks<8>(keys, n, group, sorted_keys, order, stream);
   }
-  DeviceBuffer<index_t> positions(n, "group sort positions");
+  DeviceBuffer<index_t> positions(n, "group sort positions", ScratchOn{stream});
   sequence_kernel<<<blocks_for(n, build_block), build_block, 0, stream>>>(positions.data(), n);
   SPMV_LAUNCH_CHECK();
   if (group == 1) {  // groups of one are sorted already
@@ -301,7 +321,7 @@ void device_sort_descending_in_groups(const index_t* keys, std::size_t n, index_
                                                                    static_cast<std::int64_t>(n), groups, begins,
                                                                    ends, stream);
       },
-      "group sort workspace");
+      "group sort workspace", stream);
 }
 
 void device_max_in_groups(const index_t* values, std::size_t n, index_t group, index_t* maxima,
@@ -314,7 +334,7 @@ void device_max_in_groups(const index_t* values, std::size_t n, index_t group, i
       [&](void* workspace, std::size_t& bytes) {
         return cub::DeviceSegmentedReduce::Max(workspace, bytes, values, maxima, groups, begins, ends, stream);
       },
-      "group maxima workspace");
+      "group maxima workspace", stream);
 }
 
 template <class X>
@@ -349,6 +369,7 @@ std::vector<X> device_values(const X* data, std::size_t n, cudaStream_t stream) 
 
 #define SPMV_INSTANTIATE_ROW_BUILDS(T)                                                                         \
   template DeviceBuffer<index_t> device_row_lengths(const CsrView<T>&, cudaStream_t);                        \
+  template index_t device_longest_row(const CsrView<T>&, cudaStream_t);                                      \
   template RowSliceLayout device_row_slice_layout(const CsrView<T>&, index_t, index_t, cudaStream_t);        \
   template DeviceRowSlice<T> device_gather_row_slice(const CsrView<T>&, RowSliceLayout&&, bool, cudaStream_t);
 SPMV_INSTANTIATE_ROW_BUILDS(float)

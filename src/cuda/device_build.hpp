@@ -10,7 +10,8 @@
 // scans (device_build.cu), so a builder is a few element-wise kernels around
 // them. Everything runs on `stream`; the calls that return a value to the
 // host synchronise it. Allocations go through DeviceBuffer, so running out of
-// device memory is an OutOfMemory naming the bytes needed.
+// device memory is an OutOfMemory naming the bytes needed; temporaries are
+// scratch memory (device_buffer.hpp) on the build's stream.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -24,12 +25,18 @@
 
 namespace spmv::detail {
 
-// The length of every row of `a` (a.rows entries).
+// The length of every row of `a` (a.rows entries), in scratch memory for
+// `stream`.
 template <class T>
 DeviceBuffer<index_t> device_row_lengths(const CsrView<T>& a, cudaStream_t stream);
 
 // The largest of values[0, n), 0 when n == 0. Synchronises.
 index_t device_max(const index_t* values, std::size_t n, cudaStream_t stream);
+
+// The length of the longest row of `a` (0 without rows), from row_ptr
+// alone. Synchronises.
+template <class T>
+index_t device_longest_row(const CsrView<T>& a, cudaStream_t stream);
 
 // The sum of values[0, n) in 64 bits. Synchronises.
 std::int64_t device_sum(const index_t* values, std::size_t n, cudaStream_t stream);

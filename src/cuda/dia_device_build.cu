@@ -125,7 +125,7 @@ DeviceDia<T> build_dia_on_device(const CsrView<T>& a, const DiaOptions& options,
   dia.nnz = a.nnz;
   // An empty matrix has no diagonal, whatever its shape (rows + cols - 1 may be -1).
   const std::size_t slots = a.nnz ? static_cast<std::size_t>(a.rows) + a.cols - 1 : 0;
-  DeviceBuffer<index_t> occupied(slots, "DIA diagonal flags");
+  DeviceBuffer<index_t> occupied(slots, "DIA diagonal flags", ScratchOn{stream});
   device_fill(occupied.data(), slots, index_t{0}, stream);
   if (a.nnz)
     with_lanes_per_row(a, [&](auto lanes) {
@@ -133,7 +133,7 @@ DeviceDia<T> build_dia_on_device(const CsrView<T>& a, const DiaOptions& options,
                                                 dia_build_block, 0, stream>>>(a, occupied.data());
       SPMV_LAUNCH_CHECK();
     });
-  DeviceBuffer<index_t> diagonal_number(slots + 1, "DIA diagonal numbers");
+  DeviceBuffer<index_t> diagonal_number(slots + 1, "DIA diagonal numbers", ScratchOn{stream});
   const index_t diagonals = device_offsets(occupied.data(), slots, diagonal_number.data(), "DIA diagonals", stream);
   check_dia_limit(a.rows, a.nnz, sizeof(T), static_cast<std::size_t>(diagonals), options.max_padding);
 

@@ -108,7 +108,7 @@ DeviceEll<T> build_ell_part_on_device(const CsrView<T>& a, index_t width, cudaSt
 
   if (a.rows > 0) {
     DeviceBuffer<index_t> kept_entries = device_row_lengths(a, stream);
-    DeviceBuffer<index_t> columns_read(kept_entries.size(), "ELL columns read per row");
+    DeviceBuffer<index_t> columns_read(kept_entries.size(), "ELL columns read per row", ScratchOn{stream});
     ell_row_reads_kernel<<<blocks_for(a.rows, build_block), build_block, 0, stream>>>(
         kept_entries.data(), columns_read.data(), a.rows, width);
     SPMV_LAUNCH_CHECK();
@@ -131,7 +131,7 @@ EllrtWarpSteps device_ellrt_warp_steps(const index_t* row_lengths, index_t rows,
   EllrtWarpSteps steps;
   steps.rows = static_cast<std::size_t>(rows);
   if (rows == 0) return steps;
-  DeviceBuffer<unsigned long long> totals(6, "ELLR-T model sums");
+  DeviceBuffer<unsigned long long> totals(6, "ELLR-T model sums", ScratchOn{stream});
   SPMV_CUDA_CHECK(cudaMemsetAsync(totals.data(), 0, totals.bytes(), stream));
   const std::size_t threads = (static_cast<std::size_t>(rows) + warp_size - 1) / warp_size;
   ellrt_warp_steps_kernel<<<blocks_for(threads, build_block), build_block, 0, stream>>>(row_lengths, rows,

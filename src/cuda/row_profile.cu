@@ -50,8 +50,8 @@ template <class T>
 RowProfile row_profile_on_device(const CsrView<T>& a) {
   RowProfile p;
   if (a.rows == 0) return p;
-  DeviceBuffer<index_t> longest(1, "row profile");
-  DeviceBuffer<unsigned long long> sums(2, "row profile");
+  DeviceBuffer<index_t> longest(1, "row profile", ScratchOn{nullptr});
+  DeviceBuffer<unsigned long long> sums(2, "row profile", ScratchOn{nullptr});
   longest.set_zero();
   sums.set_zero();
   row_profile_kernel<<<std::min(blocks_for(a.rows, profile_block), max_profile_blocks), profile_block>>>(

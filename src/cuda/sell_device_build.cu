@@ -76,7 +76,7 @@ DeviceSell<T> build_sell_on_device(const CsrView<T>& a, const SellOptions& optio
                                    stream);
 
   const std::size_t chunks = (rows + options.chunk_rows - 1) / options.chunk_rows;
-  DeviceBuffer<index_t> chunk_slots(chunks, "SELL chunk widths");
+  DeviceBuffer<index_t> chunk_slots(chunks, "SELL chunk widths", ScratchOn{stream});
   device_max_in_groups(sell.row_length.data(), rows, options.chunk_rows, chunk_slots.data(), stream);
   const std::int64_t slots = options.chunk_rows * device_sum(chunk_slots.data(), chunks, stream);
   check_sell_limit(options, a.rows, a.nnz, sizeof(T), slots, chunks, device_max(chunk_slots.data(), chunks, stream));

@@ -40,6 +40,8 @@ class ScopedDeviceMemoryCap {
 // device_allocate.
 void* scratch_allocate(std::size_t bytes, const char* what, cudaStream_t stream);
 void scratch_free(void* data, std::size_t bytes);
+// Bytes of scratch blocks given back and kept for reuse on the current device.
+std::size_t scratch_bytes_kept();
 void* pinned_allocate(std::size_t bytes, const char* what);
 
 // Copies `bytes` from host to device on `stream` through pinned staging

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <limits>
+#include <mutex>
 #include <string>
 
 #include "cuda/cuda_check.hpp"
@@ -41,13 +42,13 @@ void count_live(std::size_t bytes, const char* what) {
 constexpr unsigned scratch_bin_growth = 2;
 constexpr unsigned scratch_min_bin = 8;
 constexpr unsigned scratch_max_bin = 28;
-constexpr std::size_t scratch_bytes_kept = std::size_t(256) << 20;
+constexpr std::size_t scratch_kept_limit = std::size_t(256) << 20;
 
 cub::CachingDeviceAllocator& scratch_cache() {
   // Never destroyed: its blocks go with the process (a static's destructor
   // may run after the CUDA runtime has been torn down).
   static auto* cache = new cub::CachingDeviceAllocator(scratch_bin_growth, scratch_min_bin, scratch_max_bin,
-                                                       scratch_bytes_kept, /*skip_cleanup=*/true);
+                                                       scratch_kept_limit, /*skip_cleanup=*/true);
   return *cache;
 }
 }  // namespace
@@ -95,6 +96,15 @@ void scratch_free(void* data, std::size_t bytes) {
   if (!data) return;
   scratch_cache().DeviceFree(data);
   live_device_bytes -= bytes;
+}
+
+std::size_t scratch_bytes_kept() {
+  int device = 0;
+  SPMV_CUDA_CHECK(cudaGetDevice(&device));
+  cub::CachingDeviceAllocator& cache = scratch_cache();
+  const std::lock_guard<std::mutex> lock(cache.mutex);
+  const auto found = cache.cached_bytes.find(device);
+  return found == cache.cached_bytes.end() ? 0 : found->second.free;
 }
 
 std::size_t device_bytes_in_use() { return live_device_bytes.load(); }

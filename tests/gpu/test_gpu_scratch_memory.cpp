@@ -1,5 +1,5 @@
-// Scratch memory (device_buffer.hpp): a block given back on a stream is
-// taken again on that stream without a new allocation; every byte is counted
+// Scratch memory (device_buffer.hpp): a block given back is kept, and taken
+// again by the next request of its size class on its stream; every byte is counted
 // while held and capped like any device allocation; a short device or a cap
 // is an OutOfMemory naming the bytes and what they were for.
 #include <gtest/gtest.h>
@@ -25,24 +25,28 @@ TEST(GpuScratchMemory, ABlockGivenBackIsTakenAgainOnItsStream) {
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
   const std::size_t before = detail::device_bytes_in_use();
-  const void* first = nullptr;
+  const std::size_t block = std::size_t(1) << 20;  // the size class of both buffers below
+  std::size_t kept = 0;
   {
     DeviceBuffer<double> a(100000, "first temporary", ScratchOn{stream});
     EXPECT_EQ(detail::device_bytes_in_use(), before + 100000 * sizeof(double));
     EXPECT_EQ(cudaMemsetAsync(a.data(), 0, a.bytes(), stream), cudaSuccess);
-    first = a.data();
+    kept = detail::scratch_bytes_kept();
   }
   EXPECT_EQ(detail::device_bytes_in_use(), before);
+  EXPECT_EQ(detail::scratch_bytes_kept(), kept + block) << "the block is kept, not freed";
   {
     DeviceBuffer<double> b(90000, "second temporary", ScratchOn{stream});
-    EXPECT_EQ(b.data(), first) << "a block of the same size class was given back on this stream";
+    EXPECT_EQ(detail::scratch_bytes_kept(), kept) << "a kept block of the size class is taken again";
     EXPECT_EQ(detail::device_bytes_in_use(), before + 90000 * sizeof(double));
     // Moved, the buffer is given back once, by its new owner.
+    const void* held = b.data();
     DeviceBuffer<double> moved = std::move(b);
-    EXPECT_EQ(moved.data(), first);
+    EXPECT_EQ(moved.data(), held);
     EXPECT_EQ(b.data(), nullptr);
   }
   EXPECT_EQ(detail::device_bytes_in_use(), before);
+  EXPECT_EQ(detail::scratch_bytes_kept(), kept + block);
   EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
 }

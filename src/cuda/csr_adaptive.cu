@@ -119,8 +119,7 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
   CsrAdaptive(int block_size, int items_per_thread)
       : block_size_(block_size), items_per_thread_(items_per_thread) {}
 
-  void prepare(const HostRowPointers& row_ptr, const CsrView<T>& device) override {
-    (void)row_ptr;
+  void prepare(const CsrView<T>& device) override {
     const index_t capacity = block_size_ * items_per_thread_;
     const std::int64_t max_chunk = static_cast<std::int64_t>(max_rounds_per_block) * capacity;
     DeviceRowBlocks pieces = build_row_blocks_on_device(device.row_ptr, device.rows, capacity, capacity, max_chunk,

@@ -32,23 +32,6 @@ struct CsrView {
   const T* values = nullptr;
 };
 
-// The row pointers of a matrix on the device, on the host: those of the
-// host Csr it was uploaded from, or copied back the first time they are
-// asked for (a matrix handed over on the device), for a kernel that plans
-// its work on the host (csr-merge's tiles).
-class HostRowPointers {
- public:
-  explicit HostRowPointers(const std::vector<index_t>& host) : host_(&host) {}
-  HostRowPointers(const index_t* device, index_t rows) : device_(device), rows_(rows) {}
-  const std::vector<index_t>& get() const;
-
- private:
-  const std::vector<index_t>* host_ = nullptr;
-  const index_t* device_ = nullptr;
-  index_t rows_ = 0;
-  mutable std::vector<index_t> copied_;
-};
-
 // The kernels' view of a CSR handed over on the device.
 template <class T>
 CsrView<T> view_of(const DeviceCsrView<T>& a) {
@@ -59,11 +42,8 @@ template <class T>
 class CsrAlgorithm {
  public:
   virtual ~CsrAlgorithm() = default;
-  // Plan time: `row_ptr` is the row pointers of `device`. May allocate.
-  virtual void prepare(const HostRowPointers& row_ptr, const CsrView<T>& device) {
-    (void)row_ptr;
-    (void)device;
-  }
+  // Plan time, from the matrix on the device (nothing copied back). May allocate.
+  virtual void prepare(const CsrView<T>& device) { (void)device; }
   // y = alpha * A * x + beta * y on `stream`; with beta == 0, y is not read.
   virtual void spmv(const CsrView<T>& a, const T* x, T* y, T alpha, T beta,
                     cudaStream_t stream) const = 0;

@@ -278,8 +278,7 @@ class CsrHub final : public CsrAlgorithm<T> {
         hub_kib_(hub_kib),
         hub_min_entries_(hub_min_entries) {}
 
-  void prepare(const HostRowPointers& row_ptr, const CsrView<T>& device) override {
-    (void)row_ptr;
+  void prepare(const CsrView<T>& device) override {
     const index_t capacity = warp_size * items_per_thread_;
     DeviceRowBlocks pieces = build_row_blocks_on_device(device.row_ptr, device.rows, capacity, warp_size,
                                                         static_cast<std::int64_t>(max_rounds_per_piece) * capacity,

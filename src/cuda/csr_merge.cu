@@ -74,17 +74,31 @@ __global__ void __launch_bounds__(merge_block_size)
   if (threadIdx.x == merge_block_size - 1) tile_carries[blockIdx.x] = carry;
 }
 
+constexpr int plan_block_size = 256;
+
+// Tile t's start, and whether tile t ends inside a row (after its first entry).
+__global__ void merge_tile_starts_kernel(const index_t* row_ptr, index_t rows, index_t nnz, std::int64_t tile_size,
+                                         std::int64_t tiles, MergeCoord* starts, std::uint8_t* ends_inside_row) {
+  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t > tiles) return;
+  const std::int64_t steps = static_cast<std::int64_t>(rows) + nnz;
+  starts[t] = merge_path_point(row_ptr, rows, nnz, t * tile_size < steps ? t * tile_size : steps);
+  if (t == tiles) return;
+  const std::int64_t end_diagonal = (t + 1) * tile_size < steps ? (t + 1) * tile_size : steps;
+  const MergeCoord end = merge_path_point(row_ptr, rows, nnz, end_diagonal);
+  ends_inside_row[t] = end.row < rows && end.entry != row_ptr[end.row];
+}
+
 template <class T>
 class CsrMerge final : public CsrAlgorithm<T> {
  public:
   explicit CsrMerge(int items_per_thread) : items_per_thread_(items_per_thread) {}
 
-  void prepare(const HostRowPointers& row_ptr, const CsrView<T>& device) override {
-    (void)device;
-    const MergeTiles plan = plan_merge_tiles(
-        row_ptr.get(), static_cast<std::int64_t>(merge_block_size) * items_per_thread_);
-    tiles_ = plan.count();
-    tile_starts_ = DeviceBuffer<MergeCoord>(plan.starts, "csr-merge tile starts");
+  void prepare(const CsrView<T>& device) override {
+    MergeTiles plan = plan_merge_tiles(device.row_ptr, device.rows, device.nnz,
+                                       static_cast<std::int64_t>(merge_block_size) * items_per_thread_);
+    tiles_ = plan.count;
+    tile_starts_ = std::move(plan.starts);
     tile_carries_ = DeviceBuffer<T>(tiles_, "csr-merge tile carries");
     fixup_ = SplitRowFixup(plan.split_rows);
   }
@@ -122,6 +136,31 @@ class CsrMerge final : public CsrAlgorithm<T> {
 };
 
 }  // namespace
+
+MergeTiles plan_merge_tiles(const index_t* row_ptr, index_t rows, index_t nnz, std::int64_t tile_size) {
+  MergeTiles plan;
+  plan.count = (static_cast<std::int64_t>(rows) + nnz + tile_size - 1) / tile_size;
+  if (plan.count == 0) return plan;
+  plan.starts = DeviceBuffer<MergeCoord>(static_cast<std::size_t>(plan.count) + 1, "csr-merge tile starts");
+  DeviceBuffer<std::uint8_t> ends_inside_row(static_cast<std::size_t>(plan.count), "csr-merge tile ends",
+                                             ScratchOn{nullptr});
+  merge_tile_starts_kernel<<<blocks_for(static_cast<std::size_t>(plan.count) + 1, plan_block_size),
+                             plan_block_size>>>(row_ptr, rows, nnz, tile_size, plan.count, plan.starts.data(),
+                                                ends_inside_row.data());
+  SPMV_LAUNCH_CHECK();
+  const std::vector<MergeCoord> starts = plan.starts.to_host();
+  const std::vector<std::uint8_t> cut = ends_inside_row.to_host();
+  // Consecutive tiles ending inside one row carry consecutive parts of it.
+  for (std::int64_t t = 0; t < plan.count; ++t) {
+    if (!cut[t]) continue;
+    const index_t row = starts[t + 1].row;
+    if (!plan.split_rows.empty() && plan.split_rows.back().row == row)
+      ++plan.split_rows.back().count;
+    else
+      plan.split_rows.push_back({row, static_cast<index_t>(t), 1});
+  }
+  return plan;
+}
 
 template <class T>
 std::unique_ptr<CsrAlgorithm<T>> make_csr_merge(const KernelParams& params) {

@@ -12,12 +12,12 @@
 // the tile's carry, which the second pass (SplitRowFixup) adds to y.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "cuda/csr_algorithm.hpp"
 #include "cuda/csr_split_rows.hpp"
+#include "cuda/device_buffer.hpp"
 #include "cuda/device_loads.cuh"
 
 namespace spmv::detail {
@@ -28,13 +28,13 @@ struct MergeCoord {
   index_t entry;
 };
 
-// The point where the merge path crosses `diagonal` (row + entry): row ends
-// go first when their row is complete (Merrill & Garland's MergePathSearch).
-inline MergeCoord merge_path_point(const std::vector<index_t>& row_ptr, std::int64_t diagonal) {
-  const std::int64_t rows = static_cast<std::int64_t>(row_ptr.size()) - 1;
-  const std::int64_t nnz = row_ptr.back();
-  std::int64_t low = std::max<std::int64_t>(0, diagonal - nnz);
-  std::int64_t high = std::min(diagonal, rows);
+// The point where the merge path of a matrix of `rows` rows and `nnz`
+// entries crosses `diagonal` (row + entry): row ends go first when their row
+// is complete (Merrill & Garland's MergePathSearch).
+__device__ inline MergeCoord merge_path_point(const index_t* row_ptr, std::int64_t rows, std::int64_t nnz,
+                                              std::int64_t diagonal) {
+  std::int64_t low = diagonal > nnz ? diagonal - nnz : 0;
+  std::int64_t high = diagonal < rows ? diagonal : rows;
   while (low < high) {
     const std::int64_t mid = (low + high) / 2;
     if (row_ptr[mid + 1] <= diagonal - mid - 1)
@@ -45,33 +45,16 @@ inline MergeCoord merge_path_point(const std::vector<index_t>& row_ptr, std::int
   return {static_cast<index_t>(low), static_cast<index_t>(diagonal - low)};
 }
 
-// Tiles of `tile_size` path steps: starts[t] .. starts[t + 1] is tile t, and
-// the rows cut by tile ends, whose carries tile t writes to slot t.
+// Tiles of `tile_size` path steps over a matrix on the device: starts[t] ..
+// starts[t + 1] is tile t, and the rows cut by tile ends, whose carries tile
+// t writes to slot t. Planned on the device; the starts and the cut rows
+// (one flag a tile) are copied back, the row pointers are not.
 struct MergeTiles {
-  std::vector<MergeCoord> starts;
+  std::int64_t count = 0;
+  DeviceBuffer<MergeCoord> starts;  // count + 1
   std::vector<SplitRow> split_rows;
-  std::int64_t count() const { return static_cast<std::int64_t>(starts.size()) - 1; }
 };
-
-inline MergeTiles plan_merge_tiles(const std::vector<index_t>& row_ptr, std::int64_t tile_size) {
-  const std::int64_t rows = static_cast<std::int64_t>(row_ptr.size()) - 1;
-  const std::int64_t steps = rows + row_ptr.back();
-  const std::int64_t tiles = (steps + tile_size - 1) / tile_size;
-  MergeTiles plan;
-  plan.starts.resize(tiles + 1);
-  for (std::int64_t t = 0; t <= tiles; ++t)
-    plan.starts[t] = merge_path_point(row_ptr, std::min(t * tile_size, steps));
-  // Tiles ending inside a row (after its first entry) carry a part of it.
-  for (std::int64_t t = 0; t < tiles; ++t) {
-    const MergeCoord end = plan.starts[t + 1];
-    if (end.row == rows || end.entry == row_ptr[end.row]) continue;
-    if (!plan.split_rows.empty() && plan.split_rows.back().row == end.row)
-      ++plan.split_rows.back().count;
-    else
-      plan.split_rows.push_back({end.row, static_cast<index_t>(t), 1});
-  }
-  return plan;
-}
+MergeTiles plan_merge_tiles(const index_t* row_ptr, index_t rows, index_t nnz, std::int64_t tile_size);
 
 // The sum of a run of path steps that ends inside `row`: its part of that row.
 template <class T>

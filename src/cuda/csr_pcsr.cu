@@ -87,8 +87,7 @@ class CsrPcsr final : public CsrAlgorithm<T> {
  public:
   explicit CsrPcsr(int block_size) : block_size_(block_size) {}
 
-  void prepare(const HostRowPointers& row_ptr, const CsrView<T>& device) override {
-    (void)row_ptr;
+  void prepare(const CsrView<T>& device) override {
     require_vector_alignment(device, "csr-pcsr");
     middle_ = DeviceBuffer<T>(static_cast<std::size_t>(device.nnz), "PCSR middle array");
   }

@@ -27,8 +27,7 @@ class CsrVectorTuned final : public CsrAlgorithm<T> {
  public:
   explicit CsrVectorTuned(const SubwarpRowsConfig& config) : config_(config) {}
 
-  void prepare(const HostRowPointers& row_ptr, const CsrView<T>& device) override {
-    (void)row_ptr;
+  void prepare(const CsrView<T>& device) override {
     if (config_.vector_width > 1) require_vector_alignment(device, "csr-vector-tuned");
   }
   void spmv(const CsrView<T>& a, const T* x, T* y, T alpha, T beta,

@@ -62,14 +62,9 @@ struct PreparedCsr {
 
   explicit PreparedCsr(DeviceCsr<T>&& uploaded) : matrix(std::move(uploaded)) {}
 
-  // `host_row_ptr`: the matrix's row pointers on the host, or null (copied
-  // back if the algorithm needs them).
-  PreparedCsr(DeviceCsr<T>&& on_device, const std::vector<index_t>* host_row_ptr, const CsrKernelEntry<T>& entry,
-              const KernelParams& params)
+  PreparedCsr(DeviceCsr<T>&& on_device, const CsrKernelEntry<T>& entry, const KernelParams& params)
       : matrix(std::move(on_device)), algorithm(entry.make(params)) {
-    const HostRowPointers row_ptr =
-        host_row_ptr ? HostRowPointers(*host_row_ptr) : HostRowPointers(matrix.row_ptr.data(), matrix.rows);
-    algorithm->prepare(row_ptr, matrix.view());
+    algorithm->prepare(matrix.view());
   }
   std::size_t bytes() const { return matrix.bytes() + (algorithm ? algorithm->workspace_bytes() : 0); }
 };
@@ -100,9 +95,9 @@ class CudaOperator final : public StagedOperator<T> {
 
     const auto upload_start = clock_type::now();
     if (csr_entry) {
-      csr_.emplace(a.copy_to_device(), a.host_row_pointers(), *csr_entry, choice.params);
+      csr_.emplace(a.copy_to_device(), *csr_entry, choice.params);
       if (options.explicit_transpose)
-        transposed_csr_.emplace(transpose_on_device(csr_->matrix.view(), nullptr), nullptr, *csr_entry, choice.params);
+        transposed_csr_.emplace(transpose_on_device(csr_->matrix.view(), nullptr), *csr_entry, choice.params);
       description_.params = csr_->algorithm->params();
       description_.matrix_bytes = csr_bytes(a.rows, a.nnz, sizeof(T));
     } else {
@@ -127,7 +122,7 @@ class CudaOperator final : public StagedOperator<T> {
       // order that changes from run to run: multiply by a CSR of A^T instead.
       DeviceCsr<T> transposed = transpose_on_device(csr_->matrix.view(), nullptr);
       const KernelChoice for_transposed = default_csr_kernel(transposed.view());
-      transposed_csr_.emplace(std::move(transposed), nullptr, *find_csr_kernel<T>(for_transposed.name),
+      transposed_csr_.emplace(std::move(transposed), *find_csr_kernel<T>(for_transposed.name),
                               for_transposed.params);
     }
     deterministic_ = options.deterministic;

@@ -21,9 +21,6 @@ class OperatorMatrix {
   // The operator's own copy on the device (a host matrix's columns are
   // checked there as it is uploaded).
   DeviceCsr<T> copy_to_device() const { return host_ ? DeviceCsr<T>(*host_) : DeviceCsr<T>(device_); }
-  // The row pointers on the host, or null where the matrix came on the
-  // device (a CSR algorithm's preparation copies them back if it needs them).
-  const std::vector<index_t>* host_row_pointers() const { return host_ ? &host_->row_ptr : nullptr; }
   KernelChoice default_kernel() const { return host_ ? default_csr_kernel(*host_) : default_csr_kernel(device_); }
 
   index_t rows;

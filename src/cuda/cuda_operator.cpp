@@ -8,6 +8,7 @@
 #include "cuda/csr_transposed.hpp"
 #include "cuda/device_csr.hpp"
 #include "cuda/format_kernel.hpp"
+#include "cuda/kernel_warm_up.hpp"
 #include "cuda/operator_matrix.hpp"
 #include "cuda/spmm_algorithm.hpp"
 #include "cuda/staged_operator.hpp"
@@ -94,8 +95,24 @@ class CudaOperator final : public StagedOperator<T> {
     description_.analysis_seconds = seconds_since(analysis_start);
 
     const auto upload_start = clock_type::now();
+    std::optional<KernelWarmUp<T>> warm_up;
+    if (const Csr<T>* host = a.host_matrix())
+      warm_up.emplace(*host, choice.name, [&](const CsrView<T>& sample, cudaStream_t stream) {
+        DeviceBuffer<T> x(static_cast<std::size_t>(sample.cols), "warm-up x", ScratchOn{stream});
+        DeviceBuffer<T> y(static_cast<std::size_t>(sample.rows), "warm-up y", ScratchOn{stream});
+        SPMV_CUDA_CHECK(cudaMemsetAsync(x.data(), 0, x.bytes(), stream));
+        if (csr_entry) {
+          const std::unique_ptr<CsrAlgorithm<T>> algorithm = csr_entry->make(choice.params);
+          algorithm->prepare(sample);
+          algorithm->spmv(sample, x.data(), y.data(), T(1), T(0), stream);
+        } else {
+          format_entry->make({sample, stream}, choice.params)->spmv(x.data(), y.data(), T(1), T(0), stream);
+        }
+      });
     if (csr_entry) {
-      csr_.emplace(a.copy_to_device(), *csr_entry, choice.params);
+      DeviceCsr<T> uploaded = a.copy_to_device();
+      if (warm_up) warm_up->finish();
+      csr_.emplace(std::move(uploaded), *csr_entry, choice.params);
       if (options.explicit_transpose)
         transposed_csr_.emplace(transpose_on_device(csr_->matrix.view(), nullptr), *csr_entry, choice.params);
       description_.params = csr_->algorithm->params();
@@ -104,6 +121,7 @@ class CudaOperator final : public StagedOperator<T> {
       // The format is built on the device from the uploaded CSR, which the
       // operator keeps (unless spmv_only) for the transposed product and SpMM.
       DeviceCsr<T> uploaded = a.copy_to_device();
+      if (warm_up) warm_up->finish();
       description_.upload_seconds = synchronised_seconds_since(upload_start);
       const auto build_start = clock_type::now();
       format_ = format_entry->make({uploaded.view()}, choice.params);

@@ -21,6 +21,8 @@ class OperatorMatrix {
   // The operator's own copy on the device (a host matrix's columns are
   // checked there as it is uploaded).
   DeviceCsr<T> copy_to_device() const { return host_ ? DeviceCsr<T>(*host_) : DeviceCsr<T>(device_); }
+  // The host matrix, or null where the matrix came on the device.
+  const Csr<T>* host_matrix() const { return host_; }
   KernelChoice default_kernel() const { return host_ ? default_csr_kernel(*host_) : default_csr_kernel(device_); }
 
   index_t rows;

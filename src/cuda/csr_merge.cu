@@ -76,17 +76,16 @@ __global__ void __launch_bounds__(merge_block_size)
 
 constexpr int plan_block_size = 256;
 
-// Tile t's start, and whether tile t ends inside a row (after its first entry).
+// Tile t's start; and, as it is where tile t - 1 ends, whether tile t - 1
+// ends inside a row (after its first entry).
 __global__ void merge_tile_starts_kernel(const index_t* row_ptr, index_t rows, index_t nnz, std::int64_t tile_size,
                                          std::int64_t tiles, MergeCoord* starts, std::uint8_t* ends_inside_row) {
   const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t > tiles) return;
   const std::int64_t steps = static_cast<std::int64_t>(rows) + nnz;
-  starts[t] = merge_path_point(row_ptr, rows, nnz, t * tile_size < steps ? t * tile_size : steps);
-  if (t == tiles) return;
-  const std::int64_t end_diagonal = (t + 1) * tile_size < steps ? (t + 1) * tile_size : steps;
-  const MergeCoord end = merge_path_point(row_ptr, rows, nnz, end_diagonal);
-  ends_inside_row[t] = end.row < rows && end.entry != row_ptr[end.row];
+  const MergeCoord start = merge_path_point(row_ptr, rows, nnz, t * tile_size < steps ? t * tile_size : steps);
+  starts[t] = start;
+  if (t > 0) ends_inside_row[t - 1] = start.row < rows && start.entry != row_ptr[start.row];
 }
 
 template <class T>

@@ -70,6 +70,23 @@ struct PreparedCsr {
   std::size_t bytes() const { return matrix.bytes() + (algorithm ? algorithm->workspace_bytes() : 0); }
 };
 
+// KernelWarmUp's run: the CSR algorithm or the format kernel (whichever is
+// not null) prepared on `sample` and one product with x = 0.
+template <class T>
+void prepare_and_multiply(const CsrKernelEntry<T>* csr_entry, const FormatKernelEntry<T>* format_entry,
+                          const KernelParams& params, const CsrView<T>& sample, cudaStream_t stream) {
+  DeviceBuffer<T> x(static_cast<std::size_t>(sample.cols), "warm-up x", ScratchOn{stream});
+  DeviceBuffer<T> y(static_cast<std::size_t>(sample.rows), "warm-up y", ScratchOn{stream});
+  SPMV_CUDA_CHECK(cudaMemsetAsync(x.data(), 0, x.bytes(), stream));
+  if (csr_entry) {
+    const std::unique_ptr<CsrAlgorithm<T>> algorithm = csr_entry->make(params);
+    algorithm->prepare(sample);
+    algorithm->spmv(sample, x.data(), y.data(), T(1), T(0), stream);
+  } else {
+    format_entry->make({sample, stream}, params)->spmv(x.data(), y.data(), T(1), T(0), stream);
+  }
+}
+
 // The cuda backend's operator. The product runs either a CSR algorithm on a
 // device CSR or a format kernel; a format kernel's operator also keeps a
 // device CSR (unless spmv_only) for the transposed product and SpMM. SpMM
@@ -98,16 +115,7 @@ class CudaOperator final : public StagedOperator<T> {
     std::optional<KernelWarmUp<T>> warm_up;
     if (const Csr<T>* host = a.host_matrix())
       warm_up.emplace(*host, choice.name, [&](const CsrView<T>& sample, cudaStream_t stream) {
-        DeviceBuffer<T> x(static_cast<std::size_t>(sample.cols), "warm-up x", ScratchOn{stream});
-        DeviceBuffer<T> y(static_cast<std::size_t>(sample.rows), "warm-up y", ScratchOn{stream});
-        SPMV_CUDA_CHECK(cudaMemsetAsync(x.data(), 0, x.bytes(), stream));
-        if (csr_entry) {
-          const std::unique_ptr<CsrAlgorithm<T>> algorithm = csr_entry->make(choice.params);
-          algorithm->prepare(sample);
-          algorithm->spmv(sample, x.data(), y.data(), T(1), T(0), stream);
-        } else {
-          format_entry->make({sample, stream}, choice.params)->spmv(x.data(), y.data(), T(1), T(0), stream);
-        }
+        prepare_and_multiply(csr_entry, format_entry, choice.params, sample, stream);
       });
     if (csr_entry) {
       DeviceCsr<T> uploaded = a.copy_to_device();

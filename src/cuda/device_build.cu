@@ -215,30 +215,30 @@ DeviceRowSlice<T> device_gather_row_slice(const CsrView<T>& a, RowSliceLayout&& 
   return slice;
 }
 
-index_t device_max(const index_t* values, std::size_t n, cudaStream_t stream) {
-  if (n == 0) return 0;
-  DeviceBuffer<index_t> result(1, "maximum", ScratchOn{stream});
+namespace {
+// The largest of values[0, n) (n > 0).
+template <class Iterator>
+index_t max_of(Iterator values, std::int64_t n, const char* what, cudaStream_t stream) {
+  DeviceBuffer<index_t> result(1, what, ScratchOn{stream});
   cub_call(
       [&](void* workspace, std::size_t& bytes) {
-        return cub::DeviceReduce::Max(workspace, bytes, values, result.data(), static_cast<std::int64_t>(n), stream);
+        return cub::DeviceReduce::Max(workspace, bytes, values, result.data(), n, stream);
       },
-      "maximum workspace", stream);
+      what, stream);
   return device_value(result.data(), stream);
+}
+}  // namespace
+
+index_t device_max(const index_t* values, std::size_t n, cudaStream_t stream) {
+  return n == 0 ? 0 : max_of(values, static_cast<std::int64_t>(n), "maximum", stream);
 }
 
 template <class T>
 index_t device_longest_row(const CsrView<T>& a, cudaStream_t stream) {
   if (a.rows == 0) return 0;
-  DeviceBuffer<index_t> result(1, "longest row", ScratchOn{stream});
   const auto lengths =
       thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), RowLengthAt{a.row_ptr});
-  cub_call(
-      [&](void* workspace, std::size_t& bytes) {
-        return cub::DeviceReduce::Max(workspace, bytes, lengths, result.data(), static_cast<std::int64_t>(a.rows),
-                                      stream);
-      },
-      "longest row workspace", stream);
-  return device_value(result.data(), stream);
+  return max_of(lengths, a.rows, "longest row", stream);
 }
 
 std::vector<std::int64_t> device_capped_histogram(const index_t* values, std::size_t n, index_t cap,

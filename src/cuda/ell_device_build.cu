@@ -121,8 +121,7 @@ DeviceEll<T> build_ell_part_on_device(const CsrView<T>& a, index_t width, cudaSt
 
 template <class T>
 DeviceEll<T> build_ell_on_device(const CsrView<T>& a, double max_padding, cudaStream_t stream) {
-  const DeviceBuffer<index_t> lengths = device_row_lengths(a, stream);
-  const index_t width = device_max(lengths.data(), lengths.size(), stream);
+  const index_t width = device_longest_row(a, stream);
   check_ell_limit<T>(a.rows, width, a.nnz, max_padding);
   return build_ell_part_on_device(a, width, stream);
 }

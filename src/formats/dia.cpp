@@ -46,6 +46,23 @@ void check_dia_limit(index_t rows, index_t nnz, std::size_t value_bytes, std::si
                   "ell, sell or csr-vector");
 }
 
+std::size_t dia_most_diagonals(index_t rows, index_t cols, index_t nnz, std::size_t value_bytes,
+                               double max_padding) {
+  const auto accepted = [&](std::size_t diagonals) {
+    const FormatFootprint f = dia_footprint_of(rows, nnz, value_bytes, diagonals);
+    return f.within_limit(max_padding) && f.stored_entries <= max_index;
+  };
+  // The footprint grows with the diagonals: the largest accepted count by
+  // bisection, accepted(low) and not accepted(high) throughout.
+  std::size_t low = 0, high = rows > 0 && cols > 0 ? static_cast<std::size_t>(rows) + cols : 1;
+  if (accepted(high - 1)) return high - 1;
+  while (high - low > 1) {
+    const std::size_t middle = low + (high - low) / 2;
+    (accepted(middle) ? low : high) = middle;
+  }
+  return low;
+}
+
 }  // namespace detail
 
 template <class T>

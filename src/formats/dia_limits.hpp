@@ -16,4 +16,10 @@ FormatFootprint dia_footprint_of(index_t rows, index_t nnz, std::size_t value_by
 void check_dia_limit(index_t rows, index_t nnz, std::size_t value_bytes, std::size_t diagonals,
                      double max_padding);
 
+// The most occupied diagonals check_dia_limit accepts for a rows x cols
+// matrix (at most rows + cols - 1, all there can be): the device build
+// collects the diagonals in a set of about twice this size.
+std::size_t dia_most_diagonals(index_t rows, index_t cols, index_t nnz, std::size_t value_bytes,
+                               double max_padding);
+
 }  // namespace spmv::detail

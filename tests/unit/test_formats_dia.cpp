@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "formats/dia_limits.hpp"
 #include "spmv/formats/dia.hpp"
 #include "test_formats_support.hpp"
 
@@ -55,6 +56,25 @@ TEST(DiaFormat, RefusalCountsTheDiagonals) {
     EXPECT_EQ(message.rfind("DIA would need ", 0), 0u) << message;
     EXPECT_NE(message.find(" occupied diagonals, mean row length "), std::string::npos) << message;
     EXPECT_NE(message.find("use ell, sell or csr-vector instead"), std::string::npos) << message;
+  }
+}
+
+// The device build sizes its set of diagonals by dia_most_diagonals: the
+// limit accepts that many and refuses one more (unless every diagonal there
+// can be is accepted).
+TEST(DiaFormat, MostDiagonalsIsTheLimitsEdge) {
+  for (const auto& m : test::matrix_zoo()) {
+    const Csr<double>& a = m.matrix;
+    const std::size_t possible = a.rows > 0 && a.cols > 0 ? static_cast<std::size_t>(a.rows) + a.cols - 1 : 0;
+    for (double max_padding : {1.0, default_max_padding, 40.0}) {
+      SCOPED_TRACE(m.name + " max_padding " + std::to_string(max_padding));
+      const std::size_t most = detail::dia_most_diagonals(a.rows, a.cols, a.nnz(), sizeof(double), max_padding);
+      EXPECT_LE(most, possible);
+      EXPECT_NO_THROW(detail::check_dia_limit(a.rows, a.nnz(), sizeof(double), most, max_padding));
+      if (most < possible) {
+        EXPECT_THROW(detail::check_dia_limit(a.rows, a.nnz(), sizeof(double), most + 1, max_padding), Error);
+      }
+    }
   }
 }
 

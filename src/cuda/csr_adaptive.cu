@@ -16,13 +16,19 @@
 //   block each; a chunk writes its partial sum to workspace and a second pass
 //   (SplitRowFixup) adds each cut row's partials in a fixed order and writes
 //   y, so results are deterministic (no atomics).
-// The workspace is the row-block table, the chunk partials and the cut rows.
+// With column_bits = 16 a row block whose columns span fewer than 2^16 reads
+// 2-byte column offsets instead of the CSR's columns (csr_column_offsets.hpp).
+// The workspace is the row-block table, the chunk partials, the cut rows and
+// the column offsets.
 #include "cuda/block_reduce.cuh"
+#include "cuda/csr_column_offsets.hpp"
 #include "cuda/csr_kernels.hpp"
 #include "cuda/csr_row_blocks.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/dependent_launch.cuh"
 #include "cuda/device_loads.cuh"
+#include "cuda/vector_loads.cuh"
+
 
 namespace spmv::detail {
 
@@ -33,45 +39,86 @@ namespace {
 // than the others, and cut rows are few enough to make the fix-up cheap).
 constexpr index_t max_rounds_per_block = 4;
 
-// Loads of one round: entries begin + item * BlockSize + threadIdx.x below end.
-template <int BlockSize, int Items, class T>
-__device__ __forceinline__ void load_round(const CsrView<T>& a, index_t begin, index_t count,
-                                           index_t (&cols)[Items], T (&vals)[Items]) {
+// Where a row block reads its columns: the CSR's, or 16-bit offsets from a
+// base (csr_column_offsets.hpp); bases == nullptr when nothing is compressed.
+struct ColumnSource {
+  const std::uint16_t* offsets;
+  const index_t* bases;
+};
+
+// Loads of one round: thread t takes the groups of V entries that start at
+// origin + V * (group * BlockSize + t); of their entries those in [begin, end)
+// are loaded, the others are left as zero. origin is a multiple of V, so a
+// whole group is one aligned vector load of values and one of columns (or of
+// their 16-bit offsets).
+template <int BlockSize, int Items, int V, class T>
+__device__ __forceinline__ void load_round(const CsrView<T>& a, index_t column_base, const std::uint16_t* offsets,
+                                           index_t origin, index_t begin, index_t end, index_t (&cols)[Items],
+                                           T (&vals)[Items]) {
+  static_assert(Items % V == 0, "a thread's items are whole groups");
 #pragma unroll
-  for (int item = 0; item < Items; ++item) {
-    const index_t k = item * BlockSize + static_cast<index_t>(threadIdx.x);
-    if (k < count) {
-      cols[item] = load_streaming(a.col_idx + begin + k);
-      vals[item] = load_streaming(a.values + begin + k);
+  for (int group = 0; group < Items / V; ++group) {
+    const index_t first = origin + V * (group * BlockSize + static_cast<index_t>(threadIdx.x));
+    index_t c[V] = {};
+    T v[V] = {};
+    if (first >= begin && first + V <= end) {
+      load_streaming_vector<V>(a.values + first, v);
+      load_columns<V>(column_base, offsets, a.col_idx, first, c);
+    } else {
+#pragma unroll
+      for (int j = 0; j < V; ++j)
+        if (first + j >= begin && first + j < end) {
+          c[j] = column_of(column_base, offsets, a.col_idx, first + j);
+          v[j] = load_streaming(a.values + first + j);
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      cols[group * V + j] = c[j];
+      vals[group * V + j] = v[j];
     }
   }
 }
 
+// The products of a thread's loads (zero outside [begin, end), whose x is not read).
+template <int BlockSize, int Items, int V, class T>
+__device__ __forceinline__ void multiply_round(const T* x, index_t origin, index_t begin, index_t end,
+                                               const index_t (&cols)[Items], T (&vals)[Items]) {
+#pragma unroll
+  for (int item = 0; item < Items; ++item) {
+    const index_t k = origin + V * ((item / V) * BlockSize + static_cast<index_t>(threadIdx.x)) + item % V;
+    if (k >= begin && k < end) vals[item] *= load_cached(x + cols[item]);
+  }
+}
+
 // No __launch_bounds__: with it, ptxas (CUDA 13) trades small spills for occupancy here.
-template <class T, int BlockSize, int ItemsPerThread>
+// V entries per load; the row blocks leave room for the V - 1 entries between
+// a block's first entry and the multiple of V below it (`origin`).
+template <class T, int BlockSize, int ItemsPerThread, int V>
 __global__ void spmv_csr_adaptive_kernel(CsrView<T> a, const RowBlock* __restrict__ row_blocks,
-                                         const T* __restrict__ x, T* __restrict__ y, T alpha,
-                                         T beta, T* __restrict__ partials) {
+                                         ColumnSource columns, const T* __restrict__ x, T* __restrict__ y,
+                                         T alpha, T beta, T* __restrict__ partials) {
   constexpr index_t capacity = BlockSize * ItemsPerThread;
-  __shared__ T products[capacity];
+  __shared__ alignas(16) T products[capacity];
   __shared__ index_t row_starts[capacity + 1];
   __shared__ T warp_sums[BlockSize / warp_size];
   let_next_kernel_start();  // the fix-up of cut rows, which waits for this kernel's end
 
   const RowBlock block = row_blocks[blockIdx.x];
   const index_t rows = block.row_end - block.row_begin;
-  const index_t entries = block.entry_end - block.entry_begin;
+  const index_t origin = block.entry_begin / V * V;
+  const index_t column_base = columns.bases ? columns.bases[blockIdx.x] : no_column_base;
   index_t cols[ItemsPerThread];
   T vals[ItemsPerThread];
 
   if (rows == 1) {
     T sum = 0;
-    for (index_t done = 0; done < entries; done += capacity) {
-      load_round<BlockSize>(a, block.entry_begin + done, entries - done, cols, vals);
+    for (index_t round = origin; round < block.entry_end; round += capacity) {
+      load_round<BlockSize, ItemsPerThread, V>(a, column_base, columns.offsets, round, block.entry_begin,
+                                               block.entry_end, cols, vals);
+      multiply_round<BlockSize, ItemsPerThread, V>(x, round, block.entry_begin, block.entry_end, cols, vals);
 #pragma unroll
-      for (int item = 0; item < ItemsPerThread; ++item)
-        if (item * BlockSize + static_cast<index_t>(threadIdx.x) < entries - done)
-          sum += vals[item] * load_cached(x + cols[item]);
+      for (int item = 0; item < ItemsPerThread; ++item) sum += vals[item];
     }
     sum = block_sum<BlockSize>(sum, warp_sums);
     if (threadIdx.x == 0) {
@@ -83,18 +130,25 @@ __global__ void spmv_csr_adaptive_kernel(CsrView<T> a, const RowBlock* __restric
     return;
   }
 
-  // CSR-stream: stage the products and the rows' starts (relative to the block).
-  load_round<BlockSize>(a, block.entry_begin, entries, cols, vals);
+  // CSR-stream: stage the products and the rows' starts (relative to origin).
+  load_round<BlockSize, ItemsPerThread, V>(a, column_base, columns.offsets, origin, block.entry_begin,
+                                           block.entry_end, cols, vals);
 #pragma unroll
   for (int item = 0; item <= ItemsPerThread; ++item) {
     const index_t i = item * BlockSize + static_cast<index_t>(threadIdx.x);
     if (i <= rows)
-      row_starts[i] = load_streaming(a.row_ptr + block.row_begin + i) - block.entry_begin;
+      row_starts[i] = load_streaming(a.row_ptr + block.row_begin + i) - origin;
   }
+  multiply_round<BlockSize, ItemsPerThread, V>(x, origin, block.entry_begin, block.entry_end, cols, vals);
 #pragma unroll
-  for (int item = 0; item < ItemsPerThread; ++item) {
-    const index_t k = item * BlockSize + static_cast<index_t>(threadIdx.x);
-    if (k < entries) products[k] = vals[item] * load_cached(x + cols[item]);
+  for (int group = 0; group < ItemsPerThread / V; ++group) {
+    const index_t slot = V * (group * BlockSize + static_cast<index_t>(threadIdx.x));
+    if (origin + slot < block.entry_end) {
+      T group_products[V];
+#pragma unroll
+      for (int j = 0; j < V; ++j) group_products[j] = vals[group * V + j];
+      store_vector<V>(products + slot, group_products);
+    }
   }
   __syncthreads();
 
@@ -116,17 +170,25 @@ __global__ void spmv_csr_adaptive_kernel(CsrView<T> a, const RowBlock* __restric
 template <class T>
 class CsrAdaptive final : public CsrAlgorithm<T> {
  public:
-  CsrAdaptive(int block_size, int items_per_thread)
-      : block_size_(block_size), items_per_thread_(items_per_thread) {}
+  CsrAdaptive(int block_size, int items_per_thread, int vector_width, int column_bits)
+      : block_size_(block_size),
+        items_per_thread_(items_per_thread),
+        vector_width_(vector_width),
+        column_bits_(column_bits) {}
 
   void prepare(const CsrView<T>& device) override {
+    if (vector_width_ > 1) require_vector_alignment(device, "csr-adaptive");
     const index_t capacity = block_size_ * items_per_thread_;
+    const index_t grouped = capacity - (vector_width_ - 1);  // room for the block's alignment
     const std::int64_t max_chunk = static_cast<std::int64_t>(max_rounds_per_block) * capacity;
-    DeviceRowBlocks pieces = build_row_blocks_on_device(device.row_ptr, device.rows, capacity, capacity, max_chunk,
+    DeviceRowBlocks pieces = build_row_blocks_on_device(device.row_ptr, device.rows, grouped, grouped, max_chunk,
                                                         nullptr);
     row_blocks_ = std::move(pieces.blocks);
     partials_ = DeviceBuffer<T>(pieces.partial_count, "csr-adaptive chunk partials");
     fixup_ = SplitRowFixup(pieces.cut_rows);
+    if (column_bits_ == 16)
+      column_offsets_ =
+          build_column_offsets_on_device(row_blocks_.data(), row_blocks_.size(), device.col_idx, device.nnz, nullptr);
   }
 
   void spmv(const CsrView<T>& a, const T* x, T* y, T alpha, T beta,
@@ -141,29 +203,45 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
   }
 
   KernelParams params() const override {
-    return {{"block_size", block_size_}, {"items_per_thread", items_per_thread_}};
+    return {{"block_size", block_size_},
+            {"items_per_thread", items_per_thread_},
+            {"vector_width", vector_width_},
+            {"column_bits", column_bits_}};
   }
   std::size_t workspace_bytes() const override {
-    return row_blocks_.bytes() + partials_.bytes() + fixup_.bytes();
+    return row_blocks_.bytes() + partials_.bytes() + fixup_.bytes() + column_offsets_.offsets.bytes() +
+           column_offsets_.bases.bytes();
   }
 
  private:
   int block_size_;
   int items_per_thread_;
+  int vector_width_;
+  int column_bits_;
   DeviceBuffer<RowBlock> row_blocks_;
+  DeviceColumnOffsets column_offsets_;  // empty with 32-bit columns
   mutable DeviceBuffer<T> partials_;  // written by every product
   SplitRowFixup fixup_;
 
   template <int BlockSize>
   void launch(const CsrView<T>& a, const T* x, T* y, T alpha, T beta, cudaStream_t stream) const {
+    switch (items_per_thread_) {
+      case 4: launch<BlockSize, 4>(a, x, y, alpha, beta, stream); break;
+      case 8: launch<BlockSize, 8>(a, x, y, alpha, beta, stream); break;
+      default: launch<BlockSize, 12>(a, x, y, alpha, beta, stream); break;
+    }
+  }
+  template <int BlockSize, int Items>
+  void launch(const CsrView<T>& a, const T* x, T* y, T alpha, T beta, cudaStream_t stream) const {
     const auto run = [&](auto kernel) {
       kernel<<<static_cast<unsigned>(row_blocks_.size()), BlockSize, 0, stream>>>(
-          a, row_blocks_.data(), x, y, alpha, beta, partials_.data());
+          a, row_blocks_.data(), ColumnSource{column_offsets_.offsets.data(), column_offsets_.bases.data()}, x, y,
+          alpha, beta, partials_.data());
     };
-    switch (items_per_thread_) {
-      case 4: run(spmv_csr_adaptive_kernel<T, BlockSize, 4>); break;
-      case 8: run(spmv_csr_adaptive_kernel<T, BlockSize, 8>); break;
-      default: run(spmv_csr_adaptive_kernel<T, BlockSize, 12>); break;
+    switch (vector_width_) {
+      case 1: run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 1>); break;
+      case 2: run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 2>); break;
+      default: run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 4>); break;
     }
   }
 };
@@ -173,9 +251,11 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
 template <class T>
 std::unique_ptr<CsrAlgorithm<T>> make_csr_adaptive(const KernelParams& params) {
   return std::make_unique<CsrAdaptive<T>>(
-      // 128 x 4 measured on H200 (2026-11-22): uniform random 0.571 ms against 0.590 for
-      // 256 x 8, few huge rows 0.379 against 0.400, wide LP rows 0.369 against 0.365.
-      param_or(params, "block_size", 128), param_or(params, "items_per_thread", 4));
+      // H200, call 147 (2026-11-29), 16 matrices per precision against cuSPARSE: loads of 4
+      // entries 0.855x -> 1.042x in f32 at 128 x 8 (1.028x at 256 x 8), 0.968x -> 1.033x in f64
+      // at 128 x 4 (1.015x at 128 x 8); the bytes of a row block about equal in both.
+      param_or(params, "block_size", 128), param_or(params, "items_per_thread", sizeof(T) == 4 ? 8 : 4),
+      param_or(params, "vector_width", 4), param_or(params, "column_bits", 16));
 }
 template std::unique_ptr<CsrAlgorithm<float>> make_csr_adaptive(const KernelParams&);
 template std::unique_ptr<CsrAlgorithm<double>> make_csr_adaptive(const KernelParams&);

@@ -55,8 +55,14 @@ const std::vector<CsrKernelEntry<T>>& csr_kernel_registry() {
                              "row blocks of ~constant entries: CSR-stream for short rows, block reduction for long "
                              "ones",
                              {block_size_spec({128, 256}, "128"),
-                              one_of("items_per_thread", {4, 8, 12}, "4",
-                                     "a row block holds block_size x this many entries")},
+                              one_of("items_per_thread", {4, 8, 12}, "8 in f32, 4 in f64",
+                                     "a row block holds block_size x this many entries"),
+                              one_of("vector_width", {1, 2, 4}, "4",
+                                     "entries per load (a row block's entries from the multiple of this below its "
+                                     "first)"),
+                              one_of("column_bits", {16, 32}, "16",
+                                     "16: a row block whose columns span fewer than 2^16 reads 2-byte offsets "
+                                     "from its first column; 32: every block reads the CSR's columns")},
                              true, false}),
        make_csr_adaptive<T>},
       {deterministic_kernel({"csr-hub", "csr", Backend::cuda,

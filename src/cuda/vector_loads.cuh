@@ -25,6 +25,8 @@ template <>
 struct Vector2<float> { using type = float2; };
 template <>
 struct Vector2<double> { using type = double2; };
+template <>
+struct Vector2<std::uint16_t> { using type = ushort2; };
 
 template <class T>
 struct Vector4;
@@ -32,6 +34,8 @@ template <>
 struct Vector4<int> { using type = int4; };
 template <>
 struct Vector4<float> { using type = float4; };
+template <>
+struct Vector4<std::uint16_t> { using type = ushort4; };
 
 // out[0..V) = p[0..V), V in {1, 2, 4}.
 template <int V, class T>

@@ -42,11 +42,16 @@ const test::KernelVariants& kernel_variants() {
       {"csr-merge",
        {{{"items_per_thread", 4}}, {{"items_per_thread", 8}}, {{"items_per_thread", 12}},
         {{"items_per_thread", 16}}}},
-      // 128 x 4: blocks of 512 entries, rows above 2048 entries cut into chunks.
+      // Defaults: 128 threads x 8 entries in f32 (x 4 in f64), loads of 4 entries from the
+      // multiple of 4 below a block's first; 16-bit column offsets where a block's columns span
+      // fewer than 2^16, else 32-bit columns; rows longer than 4 blocks cut into chunks.
       {"csr-adaptive",
-       {{{"block_size", 128}, {"items_per_thread", 4}},
+       {{},
+        {{"items_per_thread", 4}, {"vector_width", 1}},
+        {{"items_per_thread", 12}, {"vector_width", 2}},
         {{"block_size", 256}, {"items_per_thread", 8}},
-        {{"block_size", 256}, {"items_per_thread", 12}}}},
+        {{"column_bits", 32}},
+        {{"block_size", 256}, {"items_per_thread", 12}, {"vector_width", 1}, {"column_bits", 32}}}},
       // Hubs: every column with an entry (as many as 1 KiB holds, so pieces mix
       // hub and plain columns), none, and the defaults (few zoo columns qualify).
       {"csr-hub",
@@ -274,6 +279,36 @@ TEST(GpuKernels, CsrHubOperatorsWithDifferentHubSetsCoexist) {
     op->apply(x.data(), y.data());
     EXPECT_TRUE(test::matches_reference_spmv(a, x, std::vector<double>{}, 1.0, 0.0, y));
   }
+}
+
+// csr-adaptive's 16-bit column offsets at their edge: rows longer than a row
+// block (128 x 4 entries) each stand alone as a block, whose columns span
+// 65535 (offsets fit), 65536 (the block reads 32-bit columns) or, from a
+// base far from 0, 65535 again. A wrong edge wraps an offset to the wrong
+// column. Rows of 601 entries start at every residue of the vector widths.
+TEST(GpuKernels, CsrAdaptiveColumnOffsetsAtTheirEdge) {
+  SPMV_GPU_TEST_PRELUDE();
+  const index_t widest = 0xffff;
+  const std::vector<std::pair<index_t, index_t>> row_first_and_span = {
+      {0, widest}, {0, widest + 1}, {70000, widest}, {5, widest - 1}, {200000, widest + 1}};
+  std::vector<index_t> row_ptr{0}, col_idx;
+  for (const auto& [first, span] : row_first_and_span) {
+    for (index_t j = 0; j < 600; ++j) col_idx.push_back(first + j);
+    col_idx.push_back(first + span);
+    row_ptr.push_back(static_cast<index_t>(col_idx.size()));
+  }
+  const Csr<double> a =
+      csr_from_arrays(static_cast<index_t>(row_first_and_span.size()), 300000, row_ptr, col_idx,
+                      test::random_vector<double>(col_idx.size(), 41));
+  for (const int bits : {16, 32})
+    for (const int width : {1, 2, 4}) {
+      const test::KernelCase c{
+          Backend::cuda,
+          "csr-adaptive",
+          {{"block_size", 128}, {"items_per_thread", 4}, {"column_bits", bits}, {"vector_width", width}}};
+      EXPECT_TRUE(check_products<double>(a, "offset_edge", c));
+      EXPECT_TRUE(check_products<float>(a, "offset_edge", c));
+    }
 }
 
 TEST(GpuKernels, DescribeReportsTheKernelAndItsBytes) {

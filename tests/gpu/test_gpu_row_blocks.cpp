@@ -54,10 +54,12 @@ TEST(GpuRowBlocks, TheDeviceBuildIsTheHostBuild) {
        {"rmat:scale=16,edge_factor=8", "fewhuge:rows=200000,cols=200000,per_row=3,huge_rows=5,huge_length=40000",
         "widelp:rows=300,cols=400000,per_row=3000", "stencil27:n=40", "uniform:rows=100000,cols=1000,per_row=1"})
     matrices.push_back({spec, generate(parse_generator_spec(spec))});
-  // csr-adaptive's defaults (128 threads x 4 items, 4 rounds), csr-hub's (a
-  // warp x 4 items, rows of more than 32 alone, 4 rounds), and a small
+  // csr-adaptive's defaults (128 threads x 8 items in f32, x 4 in f64, less
+  // the 3 entries of a block's alignment to loads of 4; 4 rounds), csr-hub's
+  // (a warp x 4 items, rows of more than 32 alone, 4 rounds), and a small
   // capacity that cuts many rows.
-  const std::vector<Settings> settings = {{512, 512, 4 * 512}, {128, 32, 4 * 128}, {8, 4, 16}};
+  const std::vector<Settings> settings = {
+      {1021, 1021, 4 * 1024}, {509, 509, 4 * 512}, {128, 32, 4 * 128}, {8, 4, 16}};
   for (const test::ZooMatrix& m : matrices)
     for (const Settings& s : settings) expect_same_blocks(m.matrix, s, m.name);
 }

@@ -42,7 +42,19 @@ def open_text(path):
     return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
 
 
-def read_results(paths, shared_matrices):
+def read_kernel_changes(path):
+    """KERNEL -> the UTC time (ISO 8601) of its last change that alters its speed, from lines
+    'KERNEL TIME WHY' (# comments): its measurements from before are dropped on every device."""
+    changes = {}
+    with open(path) as f:
+        for line in f:
+            fields = line.split("#")[0].split()
+            if fields:
+                changes[fields[0]] = fields[1]
+    return changes
+
+
+def read_results(paths, shared_matrices, kernel_changes):
     """SpMV results of `spmv suite` (k = 1, not transposed, no reordering).
 
     A kernel measured again on the same unit (matrix, precision, device) replaces its earlier
@@ -51,8 +63,12 @@ def read_results(paths, shared_matrices):
     kernel alike (small matrices most), so each run's times are put on the scale of the unit's
     latest run: multiplied by the latest run's best cuSPARSE time over that run's own (every
     suite run measures cuSPARSE's algorithms), which keeps each kernel's ratio to cuSPARSE as it
-    was measured, side by side."""
+    was measured, side by side. A kernel changed since a run (kernel_changes) keeps only the
+    measurements made after the change, on whichever devices they were made; a unit where it
+    has none left is marked incomplete (_incomplete): its other kernels still train their
+    trees, but it cannot say which kernel is fastest."""
     latest = {}
+    outdated = set()  # (unit, kernel) of results dropped for a change of their kernel
     vendor_best = {}  # (file index, unit) -> best cuSPARSE time in that file
     for index, path in enumerate(paths):
         with open_text(path) as f:
@@ -68,6 +84,9 @@ def read_results(paths, shared_matrices):
                 r["_source"] = os.path.basename(source) if r["_is_file"] else source
                 r["_run"] = index
                 unit = unit_key(r) + (r["device"]["name"],)
+                if r["time"] < kernel_changes.get(r["kernel"], ""):
+                    outdated.add(unit + (r["kernel"],))  # the kernel has changed since
+                    continue
                 latest[unit + (r["kernel"],)] = r
                 if r["backend"] == "cusparse" and r["status"] == "ok" and r.get("verified"):
                     best = vendor_best.get((index, unit))
@@ -80,6 +99,9 @@ def read_results(paths, shared_matrices):
         own, newest = vendor_best.get((r["_run"], unit)), vendor_best.get((newest_run.get(unit), unit))
         if own and newest and r["status"] == "ok":
             r["median_ms"] *= newest / own
+    incomplete = {key[:-1] for key in outdated if key not in latest}
+    for key, r in latest.items():
+        r["_incomplete"] = key[:-1] in incomplete
     return list(latest.values())
 
 
@@ -227,7 +249,7 @@ def fastest_somewhere(records):
     """The kernels measured fastest on at least one unit (matrix, precision, device)."""
     by_unit = defaultdict(list)
     for r in records:
-        if r["status"] == "ok" and r.get("verified"):
+        if r["status"] == "ok" and r.get("verified") and not r["_incomplete"]:
             by_unit[unit_key(r) + (r["device"]["name"],)].append(r)
     return {min(rs, key=lambda r: r["median_ms"])["kernel"] for rs in by_unit.values()}
 
@@ -296,7 +318,8 @@ def judge(records, features, names, expected_products, margin, risk):
     """Leave-one-group-out: per group, train on the others and choose for the held-out units."""
     units = defaultdict(dict)
     for r in records:
-        units[unit_key(r) + (r["device"]["name"],)][r["kernel"]] = r
+        if not r["_incomplete"]:  # no ideal to judge against
+            units[unit_key(r) + (r["device"]["name"],)][r["kernel"]] = r
     groups = sorted({group_of(r) for r in records})
     outcome = []
     for group in groups:
@@ -356,6 +379,8 @@ def main():
     parser.add_argument("--shared-matrices", default="../shared/data/matrices",
                         help="where the real matrices named by the results are")
     parser.add_argument("--features-cache", default="bench/selector/features.jsonl")
+    parser.add_argument("--kernel-changes", default="bench/selector/kernel-changes.txt",
+                        help="'KERNEL TIME WHY' lines: the kernel's results from before TIME are dropped")
     parser.add_argument("--out", help="write the model here")
     parser.add_argument("--architecture", default="sm_90")
     parser.add_argument("--judge", help="write the held-out judgement (markdown) here")
@@ -370,7 +395,7 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
 
-    records = read_results(args.results, args.shared_matrices)
+    records = read_results(args.results, args.shared_matrices, read_kernel_changes(args.kernel_changes))
     features = load_features(args.spmv, records, args.features_cache, args.jobs, args.shared_matrices)
     names = list(next(iter(features.values())).keys())
     if args.out:

@@ -2,7 +2,8 @@
 # Retrains the kernel selector's model (src/select/models/sm90.json) from the
 # `spmv suite` results that define it, and writes the held-out judgement
 # (docs/selector-judgement.md); a later file's measurement of a kernel on a unit replaces an
-# earlier one. Features come from the built tool (BUILD_DIR/spmv), so
+# earlier one, and a kernel listed in bench/selector/kernel-changes.txt keeps only its results
+# from after its change. Features come from the built tool (BUILD_DIR/spmv), so
 # build first; on a machine with few cores the feature cache
 # (bench/selector/features.jsonl) saves recomputing them: delete it when the
 # features change. The setup model is then refitted from the device-build
@@ -21,7 +22,11 @@ results=("$shared/selector-training/h100-2026-11-23-families45.jsonl.gz"
          bench/results/2026-11-26-csr-hub-suite/h100-real.jsonl.gz
          bench/results/2026-11-26-h100-retrain-calls61-62/h100-families.jsonl.gz
          bench/results/2026-11-26-h100-retrain-calls61-62/h100-real.jsonl.gz
-         bench/results/2026-11-26-h100-retrain-calls61-62/h100-families-round2.jsonl.gz "$@")
+         bench/results/2026-11-26-h100-retrain-calls61-62/h100-families-round2.jsonl.gz
+         bench/results/2026-11-29-h200-calls147-/call148/suite-f32-replicated.jsonl.gz
+         bench/results/2026-11-29-h200-calls147-/call149/real/results.jsonl.gz
+         bench/results/2026-11-29-h200-calls147-/call149/families/results.jsonl.gz
+         bench/results/2026-11-29-h200-calls147-/call149/families45/results.jsonl.gz "$@")
 python3 bench/train_selector.py --spmv "$build_dir/spmv" --shared-matrices "$shared/matrices" \
   --features-cache bench/selector/features.jsonl --jobs "${JOBS:-$(nproc)}" \
   --out src/select/models/sm90.json --judge docs/selector-judgement.md "${results[@]}"

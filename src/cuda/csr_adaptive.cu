@@ -2,8 +2,10 @@
 // handling of their 2015 CSR-Adaptive/CSR-VectorL follow-up).
 //
 // At plan time consecutive rows are grouped into row blocks of at most
-// C = block_size * items_per_thread entries (and at most C rows); one thread
-// block multiplies one row block:
+// C - (V - 1) entries and rows, C = block_size * items_per_thread, V =
+// vector_width; one thread block multiplies one row block, loading V
+// consecutive entries at a time from the multiple of V below the block's
+// first entry (the V - 1 spare entries keep that aligned window within C):
 // - several rows (CSR-stream): the block loads the row block's entries
 //   coalesced (col_idx/values evict-first, x through the read-only cache, all
 //   of a thread's loads in flight at once) and keeps their products in shared
@@ -28,7 +30,6 @@
 #include "cuda/dependent_launch.cuh"
 #include "cuda/device_loads.cuh"
 #include "cuda/vector_loads.cuh"
-
 
 namespace spmv::detail {
 

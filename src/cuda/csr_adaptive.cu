@@ -22,6 +22,10 @@
 // 2-byte column offsets instead of the CSR's columns (csr_column_offsets.hpp).
 // The workspace is the row-block table, the chunk partials, the cut rows and
 // the column offsets.
+#include <algorithm>
+#include <string>
+
+#include "core/backends.hpp"
 #include "cuda/block_reduce.cuh"
 #include "cuda/csr_column_offsets.hpp"
 #include "cuda/csr_kernels.hpp"
@@ -30,6 +34,7 @@
 #include "cuda/dependent_launch.cuh"
 #include "cuda/device_loads.cuh"
 #include "cuda/vector_loads.cuh"
+#include "spmv/error.hpp"
 
 namespace spmv::detail {
 
@@ -40,12 +45,9 @@ namespace {
 // than the others, and cut rows are few enough to make the fix-up cheap).
 constexpr index_t max_rounds_per_block = 4;
 
-// Where a row block reads its columns: the CSR's, or 16-bit offsets from a
-// base (csr_column_offsets.hpp); bases == nullptr when nothing is compressed.
-struct ColumnSource {
-  const std::uint16_t* offsets;
-  const index_t* bases;
-};
+// Row blocks per multiprocessor below which the default items_per_thread is
+// halved (items_per_thread_for).
+constexpr double min_row_blocks_per_multiprocessor = 8;
 
 // Loads of one round: thread t takes the groups of V entries that start at
 // origin + V * (group * BlockSize + t); of their entries those in [begin, end)
@@ -108,7 +110,7 @@ __global__ void spmv_csr_adaptive_kernel(CsrView<T> a, const RowBlock* __restric
   const RowBlock block = row_blocks[blockIdx.x];
   const index_t rows = block.row_end - block.row_begin;
   const index_t origin = block.entry_begin / V * V;
-  const index_t column_base = columns.bases ? columns.bases[blockIdx.x] : no_column_base;
+  const index_t column_base = columns.base_of(blockIdx.x);
   index_t cols[ItemsPerThread];
   T vals[ItemsPerThread];
 
@@ -171,13 +173,22 @@ __global__ void spmv_csr_adaptive_kernel(CsrView<T> a, const RowBlock* __restric
 template <class T>
 class CsrAdaptive final : public CsrAlgorithm<T> {
  public:
+  // items_per_thread and vector_width of 0: chosen by prepare() for the matrix (items_per_thread_for).
   CsrAdaptive(int block_size, int items_per_thread, int vector_width, int column_bits)
       : block_size_(block_size),
-        items_per_thread_(items_per_thread),
-        vector_width_(vector_width),
-        column_bits_(column_bits) {}
+        items_requested_(items_per_thread),
+        width_requested_(vector_width),
+        column_bits_(column_bits) {
+    if (items_requested_ && width_requested_ && items_requested_ % width_requested_ != 0)
+      throw InvalidArgument("csr-adaptive: vector_width " + std::to_string(width_requested_) +
+                            " does not divide items_per_thread " + std::to_string(items_requested_) +
+                            " (a thread loads whole groups of vector_width entries)");
+  }
 
   void prepare(const CsrView<T>& device) override {
+    items_per_thread_ =
+        items_requested_ ? items_requested_ : items_per_thread_for(device, std::max(width_requested_, 2));
+    vector_width_ = width_requested_ ? width_requested_ : std::min(items_per_thread_, 4);
     if (vector_width_ > 1) require_vector_alignment(device, "csr-adaptive");
     const index_t capacity = block_size_ * items_per_thread_;
     const index_t grouped = capacity - (vector_width_ - 1);  // room for the block's alignment
@@ -210,15 +221,32 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
             {"column_bits", column_bits_}};
   }
   std::size_t workspace_bytes() const override {
-    return row_blocks_.bytes() + partials_.bytes() + fixup_.bytes() + column_offsets_.offsets.bytes() +
-           column_offsets_.bases.bytes();
+    return row_blocks_.bytes() + partials_.bytes() + fixup_.bytes() + column_offsets_.bytes();
   }
 
  private:
+  // The largest of the precision's default and its halves (down to
+  // `fewest`) at which the matrix still gives every multiprocessor
+  // min_row_blocks_per_multiprocessor row blocks: a matrix small enough for
+  // the L2 in few large blocks leaves multiprocessors idle. H200, call 152, 56
+  // real matrices and 12 generated ones of 11 k - 7 M entries against cuSPARSE
+  // (geomean): 0.932x at 128 x 8 in f32, 1.207x by this rule; 1.031x -> 1.093x
+  // in f64 (NSR8K f32: 45 blocks of 1,024 entries for 132 SMs, 0.89x; 1.27x in
+  // blocks of 256). 4 to 64 blocks per SM all gave 1.20-1.21x in f32.
+  int items_per_thread_for(const CsrView<T>& a, int fewest) const {
+    const double row_blocks_wanted = min_row_blocks_per_multiprocessor * current_gpu_shape().multiprocessors;
+    const double work = std::max<double>(a.nnz, a.rows);  // a row block holds at most capacity entries and rows
+    int items = sizeof(T) == 4 ? 8 : 4;
+    while (items / 2 >= fewest && work / (block_size_ * items) < row_blocks_wanted) items /= 2;
+    return items;
+  }
+
   int block_size_;
-  int items_per_thread_;
-  int vector_width_;
+  int items_requested_;  // 0: chosen by prepare()
+  int width_requested_;  // 0: chosen by prepare()
   int column_bits_;
+  int items_per_thread_ = 0;  // as prepared
+  int vector_width_ = 0;
   DeviceBuffer<RowBlock> row_blocks_;
   DeviceColumnOffsets column_offsets_;  // empty with 32-bit columns
   mutable DeviceBuffer<T> partials_;  // written by every product
@@ -227,6 +255,7 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
   template <int BlockSize>
   void launch(const CsrView<T>& a, const T* x, T* y, T alpha, T beta, cudaStream_t stream) const {
     switch (items_per_thread_) {
+      case 2: launch<BlockSize, 2>(a, x, y, alpha, beta, stream); break;
       case 4: launch<BlockSize, 4>(a, x, y, alpha, beta, stream); break;
       case 8: launch<BlockSize, 8>(a, x, y, alpha, beta, stream); break;
       default: launch<BlockSize, 12>(a, x, y, alpha, beta, stream); break;
@@ -236,14 +265,15 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
   void launch(const CsrView<T>& a, const T* x, T* y, T alpha, T beta, cudaStream_t stream) const {
     const auto run = [&](auto kernel) {
       kernel<<<static_cast<unsigned>(row_blocks_.size()), BlockSize, 0, stream>>>(
-          a, row_blocks_.data(), ColumnSource{column_offsets_.offsets.data(), column_offsets_.bases.data()}, x, y,
-          alpha, beta, partials_.data());
+          a, row_blocks_.data(), column_offsets_.view(), x, y, alpha, beta, partials_.data());
     };
-    switch (vector_width_) {
-      case 1: run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 1>); break;
-      case 2: run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 2>); break;
-      default: run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 4>); break;
+    if constexpr (Items % 4 == 0) {
+      if (vector_width_ == 4) return run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 4>);
     }
+    if (vector_width_ == 2)
+      run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 2>);
+    else
+      run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 1>);
   }
 };
 
@@ -254,9 +284,10 @@ std::unique_ptr<CsrAlgorithm<T>> make_csr_adaptive(const KernelParams& params) {
   return std::make_unique<CsrAdaptive<T>>(
       // H200, call 147 (2026-11-29), 16 matrices per precision against cuSPARSE: loads of 4
       // entries 0.855x -> 1.042x in f32 at 128 x 8 (1.028x at 256 x 8), 0.968x -> 1.033x in f64
-      // at 128 x 4 (1.015x at 128 x 8); the bytes of a row block about equal in both.
-      param_or(params, "block_size", 128), param_or(params, "items_per_thread", sizeof(T) == 4 ? 8 : 4),
-      param_or(params, "vector_width", 4), param_or(params, "column_bits", 16));
+      // at 128 x 4 (1.015x at 128 x 8); the bytes of a row block about equal in both. Smaller
+      // matrices take fewer items (items_per_thread_for).
+      param_or(params, "block_size", 128), param_or(params, "items_per_thread", 0), param_or(params, "vector_width", 0),
+      param_or(params, "column_bits", 16));
 }
 template std::unique_ptr<CsrAlgorithm<float>> make_csr_adaptive(const KernelParams&);
 template std::unique_ptr<CsrAlgorithm<double>> make_csr_adaptive(const KernelParams&);

@@ -8,7 +8,8 @@
 // columns: 6 bytes an entry in f32 (10 in f64). Banded, stencil and FEM
 // matrices, and most matrices after a locality ordering, have such blocks.
 // A block whose columns span more keeps reading the CSR's columns, so every
-// matrix is accepted; its offsets are left unwritten and never read.
+// matrix is accepted; its offsets are left unwritten and never read. When no
+// block fits, nothing is kept.
 #pragma once
 
 #include <cstdint>
@@ -21,14 +22,24 @@ namespace spmv::detail {
 // Blocks whose column span does not fit an offset get this base.
 constexpr index_t no_column_base = -1;
 
+// Where a row block reads its columns, as a kernel sees it: bases == nullptr
+// when no block reads offsets.
+struct ColumnSource {
+  const std::uint16_t* offsets;
+  const index_t* bases;
+  __device__ __forceinline__ index_t base_of(unsigned block) const { return bases ? bases[block] : no_column_base; }
+};
+
 struct DeviceColumnOffsets {
-  DeviceBuffer<std::uint16_t> offsets;  // one per entry of the matrix
+  DeviceBuffer<std::uint16_t> offsets;  // one per entry of the matrix; empty when no block fits
   DeviceBuffer<index_t> bases;          // one per row block: its smallest column, or no_column_base
+  ColumnSource view() const { return {offsets.data(), bases.size() ? bases.data() : nullptr}; }
+  std::size_t bytes() const { return offsets.bytes() + bases.bytes(); }
 };
 
 // The offsets and bases of `block_count` row blocks over col_idx (nnz
-// entries), built on `stream`; synchronises, so that the products may run on
-// any stream.
+// entries), built on `stream` (both empty when no block's columns fit);
+// synchronises, so that the products may run on any stream.
 DeviceColumnOffsets build_column_offsets_on_device(const RowBlock* blocks, std::size_t block_count,
                                                    const index_t* col_idx, index_t nnz, cudaStream_t stream);
 

@@ -33,7 +33,7 @@ const std::vector<CsrKernelEntry<T>>& csr_kernel_registry() {
       {deterministic_kernel({"csr-vector-tuned", "csr", Backend::cuda,
                              "csr-vector with the thesis's variants: load width, x path, rows per sub-warp, order",
                              {threads_per_row_spec({1, 2, 4, 8, 16, 32}, "8"),
-                              one_of("vector_width", {1, 2, 4}, "4", "entries per lane and load"),
+                              one_of("vector_width", {1, 2, 4}, "4, or items_per_thread when fewer", "entries per lane and load"),
                               one_of("cached_x", {0, 1}, "1", "1: x through the read-only cache; 0: plain loads"),
                               one_of("rows_per_subwarp", {1, 2, 4, 8, 16, 32}, "1", "rows each sub-warp multiplies"),
                               one_of("cyclic_rows", {0, 1, 2}, "0",
@@ -55,9 +55,11 @@ const std::vector<CsrKernelEntry<T>>& csr_kernel_registry() {
                              "row blocks of ~constant entries: CSR-stream for short rows, block reduction for long "
                              "ones",
                              {block_size_spec({128, 256}, "128"),
-                              one_of("items_per_thread", {4, 8, 12}, "8 in f32, 4 in f64",
+                              one_of("items_per_thread", {2, 4, 8, 12},
+                                     "8 in f32, 4 in f64, halved (to 2 at least) while the matrix gives fewer than "
+                                     "8 row blocks per SM",
                                      "a row block holds block_size x this many entries"),
-                              one_of("vector_width", {1, 2, 4}, "4",
+                              one_of("vector_width", {1, 2, 4}, "4, or items_per_thread when fewer",
                                      "entries per load (a row block's entries from the multiple of this below its "
                                      "first)"),
                               one_of("column_bits", {16, 32}, "16",

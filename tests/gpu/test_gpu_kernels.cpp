@@ -13,6 +13,7 @@
 
 #include "core/kernel_params.hpp"
 #include "spmv/error.hpp"
+#include "spmv/gen.hpp"
 #include "spmv/io.hpp"
 #include "spmv/operator.hpp"
 #include "test_support.hpp"
@@ -42,11 +43,14 @@ const test::KernelVariants& kernel_variants() {
       {"csr-merge",
        {{{"items_per_thread", 4}}, {{"items_per_thread", 8}}, {{"items_per_thread", 12}},
         {{"items_per_thread", 16}}}},
-      // Defaults: 128 threads x 8 entries in f32 (x 4 in f64), loads of 4 entries from the
-      // multiple of 4 below a block's first; 16-bit column offsets where a block's columns span
-      // fewer than 2^16, else 32-bit columns; rows longer than 4 blocks cut into chunks.
+      // Defaults: 128 threads x 8 entries in f32 (x 4 in f64; on the zoo's small matrices x 2),
+      // loads of 4 entries (2 with 2 items) from the multiple of 4 below a block's first; 16-bit
+      // column offsets where a block's columns span fewer than 2^16, else 32-bit columns; rows
+      // longer than 4 blocks cut into chunks.
       {"csr-adaptive",
        {{},
+        {{"vector_width", 4}},
+        {{"items_per_thread", 2}, {"vector_width", 1}},
         {{"items_per_thread", 4}, {"vector_width", 1}},
         {{"items_per_thread", 12}, {"vector_width", 2}},
         {{"block_size", 256}, {"items_per_thread", 8}},
@@ -309,6 +313,56 @@ TEST(GpuKernels, CsrAdaptiveColumnOffsetsAtTheirEdge) {
       EXPECT_TRUE(check_products<double>(a, "offset_edge", c));
       EXPECT_TRUE(check_products<float>(a, "offset_edge", c));
     }
+}
+
+// csr-adaptive's default items per thread follow the matrix's size against
+// the device's SM count: halved on a matrix of a few row blocks per SM, the
+// precision's default on one of many; vector_width follows unless named,
+// and must divide the items.
+TEST(GpuKernels, CsrAdaptiveSizesItsRowBlocksToTheMatrix) {
+  SPMV_GPU_TEST_PRELUDE();
+  PlanOptions options;
+  options.backend = Backend::cuda;
+  options.kernel = "csr-adaptive";
+  const Csr<double> small = test::matrix_zoo()[8].matrix;  // banded, a few hundred entries
+  const auto small_params = plan(small, options)->describe().params;
+  EXPECT_EQ(small_params.at("items_per_thread"), 2);
+  EXPECT_EQ(small_params.at("vector_width"), 2);
+  const Csr<float> large =
+      cast<float>(generate(parse_generator_spec("uniform:rows=2000000,cols=2000000,per_row=16")));
+  const auto large_params = plan(large, options)->describe().params;
+  EXPECT_EQ(large_params.at("items_per_thread"), 8);
+  EXPECT_EQ(large_params.at("vector_width"), 4);
+  options.params = {{"vector_width", 4}};
+  EXPECT_EQ(plan(small, options)->describe().params.at("items_per_thread"), 4);
+  options.params = {{"items_per_thread", 2}, {"vector_width", 4}};
+  EXPECT_THROW(plan(small, options), InvalidArgument);
+}
+
+// With 16-bit columns csr-adaptive keeps offsets only where some row block's
+// columns fit them: none on a matrix whose every block spans more than 2^16
+// columns, 2 bytes per entry on a banded one.
+TEST(GpuKernels, CsrAdaptiveKeepsOffsetsOnlyWhereABlockFits) {
+  SPMV_GPU_TEST_PRELUDE();
+  const auto device_bytes = [](const Csr<double>& a, int column_bits) {
+    PlanOptions options;
+    options.backend = Backend::cuda;
+    options.kernel = "csr-adaptive";
+    options.params = {{"column_bits", column_bits}};
+    return plan(a, options)->describe().device_bytes;
+  };
+  // Each row's two entries are 100000 columns apart.
+  std::vector<index_t> row_ptr{0}, col_idx;
+  for (index_t r = 0; r < 20000; ++r) {
+    col_idx.push_back(r);
+    col_idx.push_back(r + 100000);
+    row_ptr.push_back(static_cast<index_t>(col_idx.size()));
+  }
+  const Csr<double> scattered =
+      csr_from_arrays(20000, 120000, row_ptr, col_idx, test::random_vector<double>(col_idx.size(), 43));
+  EXPECT_EQ(device_bytes(scattered, 16), device_bytes(scattered, 32));
+  const Csr<double> banded = generate(parse_generator_spec("stencil5:n=200"));
+  EXPECT_GE(device_bytes(banded, 16), device_bytes(banded, 32) + 2 * banded.nnz());
 }
 
 TEST(GpuKernels, DescribeReportsTheKernelAndItsBytes) {

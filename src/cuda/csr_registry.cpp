@@ -33,7 +33,7 @@ const std::vector<CsrKernelEntry<T>>& csr_kernel_registry() {
       {deterministic_kernel({"csr-vector-tuned", "csr", Backend::cuda,
                              "csr-vector with the thesis's variants: load width, x path, rows per sub-warp, order",
                              {threads_per_row_spec({1, 2, 4, 8, 16, 32}, "8"),
-                              one_of("vector_width", {1, 2, 4}, "4, or items_per_thread when fewer", "entries per lane and load"),
+                              one_of("vector_width", {1, 2, 4}, "4", "entries per lane and load"),
                               one_of("cached_x", {0, 1}, "1", "1: x through the read-only cache; 0: plain loads"),
                               one_of("rows_per_subwarp", {1, 2, 4, 8, 16, 32}, "1", "rows each sub-warp multiplies"),
                               one_of("cyclic_rows", {0, 1, 2}, "0",

@@ -7,6 +7,7 @@
 
 #include "cuda/csr_column_offsets.hpp"
 #include "cuda/cuda_check.hpp"
+#include "cuda/device_build.hpp"
 
 namespace spmv::detail {
 
@@ -16,7 +17,7 @@ constexpr int offsets_block = 256;
 constexpr index_t widest_offset = 0xffff;
 
 __global__ void column_bases_kernel(const RowBlock* blocks, const index_t* col_idx, index_t* bases,
-                                    unsigned* fitting_blocks) {
+                                    std::uint32_t* fitting_blocks) {
   using Reduce = cub::BlockReduce<index_t, offsets_block>;
   __shared__ typename Reduce::TempStorage scratch;
   const RowBlock block = blocks[blockIdx.x];
@@ -55,15 +56,12 @@ DeviceColumnOffsets build_column_offsets_on_device(const RowBlock* blocks, std::
   DeviceColumnOffsets out;
   if (block_count == 0) return out;
   out.bases = DeviceBuffer<index_t>(block_count, "16-bit column offsets: bases");
-  DeviceBuffer<unsigned> fitting(1, "16-bit column offsets: blocks that fit");
-  SPMV_CUDA_CHECK(cudaMemsetAsync(fitting.data(), 0, sizeof(unsigned), stream));
+  DeviceBuffer<std::uint32_t> fitting(1, "16-bit column offsets: blocks that fit");
+  SPMV_CUDA_CHECK(cudaMemsetAsync(fitting.data(), 0, fitting.bytes(), stream));
   const auto grid = static_cast<unsigned>(block_count);
   column_bases_kernel<<<grid, offsets_block, 0, stream>>>(blocks, col_idx, out.bases.data(), fitting.data());
   SPMV_LAUNCH_CHECK();
-  unsigned fitting_blocks = 0;
-  SPMV_CUDA_CHECK(cudaMemcpyAsync(&fitting_blocks, fitting.data(), sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
-  SPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (fitting_blocks == 0) return {};
+  if (device_value(fitting.data(), stream) == 0) return {};
   out.offsets = DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(nnz), "16-bit column offsets");
   column_offsets_kernel<<<grid, offsets_block, 0, stream>>>(blocks, out.bases.data(), col_idx, out.offsets.data());
   SPMV_LAUNCH_CHECK();

@@ -33,7 +33,7 @@ struct ColumnSource {
 struct DeviceColumnOffsets {
   DeviceBuffer<std::uint16_t> offsets;  // one per entry of the matrix; empty when no block fits
   DeviceBuffer<index_t> bases;          // one per row block: its smallest column, or no_column_base
-  ColumnSource view() const { return {offsets.data(), bases.size() ? bases.data() : nullptr}; }
+  ColumnSource view() const { return {offsets.data(), bases.data()}; }  // nullptr bases when empty
   std::size_t bytes() const { return offsets.bytes() + bases.bytes(); }
 };
 

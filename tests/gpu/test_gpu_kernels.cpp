@@ -324,7 +324,7 @@ TEST(GpuKernels, CsrAdaptiveSizesItsRowBlocksToTheMatrix) {
   PlanOptions options;
   options.backend = Backend::cuda;
   options.kernel = "csr-adaptive";
-  const Csr<double> small = test::matrix_zoo()[8].matrix;  // banded, a few hundred entries
+  const Csr<double> small = test::matrix_zoo()[8].matrix;  // banded, 2,000 rows of 7 entries
   const auto small_params = plan(small, options)->describe().params;
   EXPECT_EQ(small_params.at("items_per_thread"), 2);
   EXPECT_EQ(small_params.at("vector_width"), 2);

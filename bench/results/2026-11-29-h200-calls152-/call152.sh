@@ -5,7 +5,6 @@
 # 128x8v4 (the present default), 128x4v4, 128x2v2; f64 at 128x4v4 (the default), 128x2v2. The csr-adaptive GPU
 # tests first (items 2, the size rule, offsets only where a block fits).
 set -u
-R=bench/results/2026-11-29-h200-calls152-
 mkdir -p /tmp/b /tmp/shared && xz -dc .device-build/c152.txz | tar xf - -C /tmp/b
 xz -dc .device-build/data.txz | tar xf - -C /tmp/shared && ls /tmp/shared/matrices/*.mtx | xargs -P 16 -n 4 gzip -1
 B=/tmp/b/new
@@ -45,5 +44,5 @@ run_precision f64 128:4:4 128:2:2
 echo "f64 done at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
 cat $OUT/gpu.txt $OUT/times.txt
 grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" $OUT/gpu-tests-adaptive.log | head -12
-python3 $R/summarise_shapes.py $OUT > $OUT/summary.txt; tail -3 $OUT/summary.txt
+python3 bench/results/2026-11-29-h200-calls147-/summarise_shapes.py $OUT > $OUT/summary.txt; tail -3 $OUT/summary.txt
 cd $OUT && tar czf /tmp/results.tgz ./* && rm -rf ./* && mv /tmp/results.tgz $OUT/call152-results.tgz

@@ -11,6 +11,9 @@
 //   of a thread's loads in flight at once) and keeps their products in shared
 //   memory; then sub-warps of L lanes, L the power of two (<= 32) that spreads
 //   the block's threads over its rows, each sum one row from shared memory.
+//   A row of more than 4 times the block's mean row length (a hub row among
+//   short ones; blocks holding one are marked at plan time) is left to a
+//   whole warp once the other rows are done.
 // - one row of up to 4C entries (a row too long to share a block): the whole
 //   block strides over it in rounds of C entries, summing in registers, then
 //   combines the threads' sums with a fixed-order block reduction.
@@ -20,8 +23,8 @@
 //   y, so results are deterministic (no atomics).
 // With column_bits = 16 a row block whose columns span fewer than 2^16 reads
 // 2-byte column offsets instead of the CSR's columns (csr_column_offsets.hpp).
-// The workspace is the row-block table, the chunk partials, the cut rows and
-// the column offsets.
+// The workspace is the row-block table, the long-row marks, the chunk
+// partials, the cut rows and the column offsets.
 #include <algorithm>
 #include <string>
 
@@ -44,6 +47,12 @@ namespace {
 // chunks (first choice, not yet measured: a lone block may work 4x longer
 // than the others, and cut rows are few enough to make the fix-up cheap).
 constexpr index_t max_rounds_per_block = 4;
+
+// In CSR-stream, a row of more than this many times its block's mean row
+// length (and more than a warp's) is summed by a whole warp: the lanes per row
+// follow the block's row count, so the threads' sums would otherwise wait on
+// the few lanes of one long row. Rows of about equal length keep their lanes.
+constexpr int long_row_mean_multiple = 4;
 
 // Row blocks per multiprocessor below which the default items_per_thread is
 // halved (items_per_thread_for).
@@ -94,17 +103,99 @@ __device__ __forceinline__ void multiply_round(const T* x, index_t origin, index
   }
 }
 
+// CSR-stream's lanes per row: the power of two (<= 32) that spreads the
+// block's threads over its rows.
+__device__ __forceinline__ int stream_lanes(index_t rows, int block_size) {
+  int lanes = 1;
+  while (lanes < warp_size && 2 * lanes * rows <= block_size) lanes *= 2;
+  return lanes;
+}
+
+// The length above which a row of a CSR-stream block is left to a warp (see
+// long_row_mean_multiple); at least a warp's, so a block has fewer than
+// capacity / warp_size such rows. None when the rows already get a warp each.
+__device__ __forceinline__ index_t long_row_length(const RowBlock& block, int block_size, index_t capacity) {
+  const index_t rows = block.row_end - block.row_begin;
+  if (stream_lanes(rows, block_size) == warp_size) return capacity;
+  return max(warp_size, long_row_mean_multiple * (block.entry_end - block.entry_begin) / rows);
+}
+
+// has_long_rows[b]: whether CSR-stream block b has a row longer than
+// long_row_length (one warp per row block). Marked at plan time so that the
+// product's other blocks keep the plain CSR-stream sums, with no extra barrier.
+__global__ void mark_long_row_blocks_kernel(const index_t* __restrict__ row_ptr, const RowBlock* __restrict__ blocks,
+                                            index_t block_count, int block_size, index_t capacity,
+                                            std::uint8_t* __restrict__ has_long_rows) {
+  const index_t b = static_cast<index_t>((blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x) /
+                                         warp_size);
+  if (b >= block_count) return;  // warp-uniform
+  const RowBlock block = blocks[b];
+  const index_t rows = block.row_end - block.row_begin;
+  const index_t longest = long_row_length(block, block_size, capacity);
+  bool found = false;
+  if (rows > 1)
+    for (index_t r = block.row_begin + static_cast<index_t>(threadIdx.x % warp_size); r < block.row_end;
+         r += warp_size)
+      found |= row_ptr[r + 1] - row_ptr[r] > longest;
+  found = __any_sync(0xffffffffu, found);
+  if (threadIdx.x % warp_size == 0) has_long_rows[b] = found;
+}
+
+// CSR-stream's sums, from the products and rows' starts staged in shared
+// memory: sub-warps of `lanes` threads each sum one row. With LeaveLongRows,
+// rows longer than `long_row` are listed instead and then summed by a warp
+// each (the plain instance is the one most blocks run, kept free of that).
+template <int BlockSize, bool LeaveLongRows, class T>
+__device__ __forceinline__ void sum_stream_rows(const T* products, const index_t* row_starts, index_t rows,
+                                                index_t long_row, index_t* long_rows, int* long_row_count, T* y,
+                                                T alpha, T beta) {
+  const int lanes = stream_lanes(rows, BlockSize);
+  const int lane = threadIdx.x % lanes;
+  for (index_t first = 0; first < rows; first += BlockSize / lanes) {
+    const index_t r = first + static_cast<index_t>(threadIdx.x) / lanes;
+    bool summed = r < rows;
+    T sum = 0;
+    if constexpr (LeaveLongRows) {
+      if (summed && row_starts[r + 1] - row_starts[r] > long_row) {
+        summed = false;
+        if (lane == 0) long_rows[atomicAdd(long_row_count, 1)] = r;
+      }
+    }
+    if (summed)
+      for (index_t k = row_starts[r] + lane; k < row_starts[r + 1]; k += lanes) sum += products[k];
+    // Every lane of the warp gets here (the loop bounds are block-uniform).
+    for (int offset = lanes / 2; offset > 0; offset /= 2)
+      sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+    if (lane == 0 && summed) store_result(y + r, sum, alpha, beta);
+  }
+  if constexpr (LeaveLongRows) {
+    __syncthreads();
+    // The long rows, one warp each; the order of the list does not change any row's sum.
+    const int warp_lane = threadIdx.x % warp_size;
+    for (int i = threadIdx.x / warp_size; i < *long_row_count; i += BlockSize / warp_size) {
+      const index_t row = long_rows[i];
+      T sum = 0;
+      for (index_t k = row_starts[row] + warp_lane; k < row_starts[row + 1]; k += warp_size) sum += products[k];
+      sum = subwarp_sum<warp_size>(sum, 0xffffffffu);
+      if (warp_lane == 0) store_result(y + row, sum, alpha, beta);
+    }
+  }
+}
+
 // No __launch_bounds__: with it, ptxas (CUDA 13) trades small spills for occupancy here.
 // V entries per load; the row blocks leave room for the V - 1 entries between
 // a block's first entry and the multiple of V below it (`origin`).
 template <class T, int BlockSize, int ItemsPerThread, int V>
 __global__ void spmv_csr_adaptive_kernel(CsrView<T> a, const RowBlock* __restrict__ row_blocks,
-                                         ColumnSource columns, const T* __restrict__ x, T* __restrict__ y,
-                                         T alpha, T beta, T* __restrict__ partials) {
+                                         const std::uint8_t* __restrict__ has_long_rows, ColumnSource columns,
+                                         const T* __restrict__ x, T* __restrict__ y, T alpha, T beta,
+                                         T* __restrict__ partials) {
   constexpr index_t capacity = BlockSize * ItemsPerThread;
   __shared__ alignas(16) T products[capacity];
   __shared__ index_t row_starts[capacity + 1];
   __shared__ T warp_sums[BlockSize / warp_size];
+  __shared__ index_t long_rows[capacity / warp_size];  // rows longer than a warp, at most this many
+  __shared__ int long_row_count;
   let_next_kernel_start();  // the fix-up of cut rows, which waits for this kernel's end
 
   const RowBlock block = row_blocks[blockIdx.x];
@@ -134,6 +225,7 @@ __global__ void spmv_csr_adaptive_kernel(CsrView<T> a, const RowBlock* __restric
   }
 
   // CSR-stream: stage the products and the rows' starts (relative to origin).
+  const bool long_rows_left = has_long_rows[blockIdx.x];
   load_round<BlockSize, ItemsPerThread, V>(a, column_base, columns.offsets, origin, block.entry_begin,
                                            block.entry_end, cols, vals);
 #pragma unroll
@@ -153,21 +245,15 @@ __global__ void spmv_csr_adaptive_kernel(CsrView<T> a, const RowBlock* __restric
       store_vector<V>(products + slot, group_products);
     }
   }
+  if (long_rows_left && threadIdx.x == 0) long_row_count = 0;
   __syncthreads();
 
-  int lanes = 1;  // per row; the same in the whole block
-  while (lanes < warp_size && 2 * lanes * rows <= BlockSize) lanes *= 2;
-  const int lane = threadIdx.x % lanes;
-  for (index_t first = 0; first < rows; first += BlockSize / lanes) {
-    const index_t r = first + static_cast<index_t>(threadIdx.x) / lanes;
-    T sum = 0;
-    if (r < rows)
-      for (index_t k = row_starts[r] + lane; k < row_starts[r + 1]; k += lanes) sum += products[k];
-    // Every lane of the warp gets here (the loop bounds are block-uniform).
-    for (int offset = lanes / 2; offset > 0; offset /= 2)
-      sum += __shfl_xor_sync(0xffffffffu, sum, offset);
-    if (lane == 0 && r < rows) store_result(y + block.row_begin + r, sum, alpha, beta);
-  }
+  if (long_rows_left)
+    sum_stream_rows<BlockSize, true>(products, row_starts, rows, long_row_length(block, BlockSize, capacity),
+                                     long_rows, &long_row_count, y + block.row_begin, alpha, beta);
+  else
+    sum_stream_rows<BlockSize, false>(products, row_starts, rows, capacity, long_rows, &long_row_count,
+                                      y + block.row_begin, alpha, beta);
 }
 
 template <class T>
@@ -198,6 +284,13 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
     row_blocks_ = std::move(pieces.blocks);
     partials_ = DeviceBuffer<T>(pieces.partial_count, "csr-adaptive chunk partials");
     fixup_ = SplitRowFixup(pieces.cut_rows);
+    has_long_rows_ = DeviceBuffer<std::uint8_t>(row_blocks_.size(), "csr-adaptive long-row marks");
+    if (row_blocks_.size() > 0) {
+      const auto count = static_cast<index_t>(row_blocks_.size());
+      mark_long_row_blocks_kernel<<<blocks_for(static_cast<std::size_t>(count) * warp_size, 256), 256>>>(
+          device.row_ptr, row_blocks_.data(), count, block_size_, capacity, has_long_rows_.data());
+      SPMV_LAUNCH_CHECK();
+    }
     if (column_bits_ == 16)
       column_offsets_ =
           build_column_offsets_on_device(row_blocks_.data(), row_blocks_.size(), device.col_idx, device.nnz, nullptr);
@@ -221,7 +314,8 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
             {"column_bits", column_bits_}};
   }
   std::size_t workspace_bytes() const override {
-    return row_blocks_.bytes() + partials_.bytes() + fixup_.bytes() + column_offsets_.bytes();
+    return row_blocks_.bytes() + has_long_rows_.bytes() + partials_.bytes() + fixup_.bytes() +
+           column_offsets_.bytes();
   }
 
  private:
@@ -248,6 +342,7 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
   int items_per_thread_ = 0;  // as prepared
   int vector_width_ = 0;
   DeviceBuffer<RowBlock> row_blocks_;
+  DeviceBuffer<std::uint8_t> has_long_rows_;  // per row block (mark_long_row_blocks_kernel)
   DeviceColumnOffsets column_offsets_;  // empty with 32-bit columns
   mutable DeviceBuffer<T> partials_;  // written by every product
   SplitRowFixup fixup_;
@@ -265,7 +360,7 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
   void launch(const CsrView<T>& a, const T* x, T* y, T alpha, T beta, cudaStream_t stream) const {
     const auto run = [&](auto kernel) {
       kernel<<<static_cast<unsigned>(row_blocks_.size()), BlockSize, 0, stream>>>(
-          a, row_blocks_.data(), column_offsets_.view(), x, y, alpha, beta, partials_.data());
+          a, row_blocks_.data(), has_long_rows_.data(), column_offsets_.view(), x, y, alpha, beta, partials_.data());
     };
     if constexpr (Items % 4 == 0) {
       if (vector_width_ == 4) return run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 4>);

@@ -52,8 +52,8 @@ const std::vector<CsrKernelEntry<T>>& csr_kernel_registry() {
                              true, false}),
        make_csr_merge<T>},
       {deterministic_kernel({"csr-adaptive", "csr", Backend::cuda,
-                             "row blocks of ~constant entries: CSR-stream for short rows, block reduction for long "
-                             "ones",
+                             "row blocks of ~constant entries: CSR-stream for short rows (a warp for a row over 4x "
+                             "its block's mean), block reduction for long ones",
                              {block_size_spec({128, 256}, "128"),
                               one_of("items_per_thread", {2, 4, 8, 12},
                                      "8 in f32, 4 in f64, halved (to 2 at least) while the matrix gives fewer than "

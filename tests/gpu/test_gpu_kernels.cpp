@@ -315,6 +315,35 @@ TEST(GpuKernels, CsrAdaptiveColumnOffsetsAtTheirEdge) {
     }
 }
 
+// csr-adaptive's row blocks mixing hub rows with short ones: rows of 1-3
+// entries, and every 41st row a hub of 33 to 1,000 entries (two of them
+// adjacent at times), so that most blocks hold rows longer than 4 times their
+// mean and than a warp, which the CSR-stream sums leave to warps; the longest
+// hubs stand alone or are cut at the smaller shapes.
+TEST(GpuKernels, CsrAdaptiveSumsHubRowsAmongShortOnes) {
+  SPMV_GPU_TEST_PRELUDE();
+  const std::vector<index_t> hub_lengths = {33, 64, 100, 250, 500, 1000, 40};
+  std::vector<index_t> row_ptr{0}, col_idx;
+  const index_t rows = 6000, cols = 7000;
+  for (index_t r = 0; r < rows; ++r) {
+    const bool hub = r % 41 == 0 || (r % 41 == 1 && r % 3 == 0);
+    const index_t length = hub ? hub_lengths[static_cast<std::size_t>(r / 41) % hub_lengths.size()] : 1 + r % 3;
+    for (index_t j = 0; j < length; ++j) col_idx.push_back((r * 13 + j * 7) % cols);
+    std::sort(col_idx.end() - length, col_idx.end());
+    row_ptr.push_back(static_cast<index_t>(col_idx.size()));
+  }
+  const Csr<double> a =
+      csr_from_arrays(rows, cols, row_ptr, col_idx, test::random_vector<double>(col_idx.size(), 47));
+  for (const auto& params : std::vector<KernelParams>{{},
+                                                      {{"items_per_thread", 2}, {"vector_width", 1}},
+                                                      {{"items_per_thread", 8}},
+                                                      {{"block_size", 256}, {"items_per_thread", 12}}}) {
+    const test::KernelCase c{Backend::cuda, "csr-adaptive", params};
+    EXPECT_TRUE(check_products<double>(a, "hub_rows", c));
+    EXPECT_TRUE(check_products<float>(a, "hub_rows", c));
+  }
+}
+
 // csr-adaptive's default items per thread follow the matrix's size against
 // the device's SM count: halved on a matrix of a few row blocks per SM, the
 // precision's default on one of many; vector_width follows unless named,

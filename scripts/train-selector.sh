@@ -27,9 +27,9 @@ results=("$shared/selector-training/h100-2026-11-23-families45.jsonl.gz"
          bench/results/2026-11-29-h200-calls147-/call149/real/results.jsonl.gz
          bench/results/2026-11-29-h200-calls147-/call149/families/results.jsonl.gz
          bench/results/2026-11-29-h200-calls147-/call149/families45/results.jsonl.gz
-         bench/results/2026-11-29-h200-calls152-/call153/real/results.jsonl.gz
-         bench/results/2026-11-29-h200-calls152-/call153/families/results.jsonl.gz
-         bench/results/2026-11-29-h200-calls152-/call153/families45/results.jsonl.gz
+         bench/results/2026-11-29-h200-calls160-/call166/real/results.jsonl.gz
+         bench/results/2026-11-29-h200-calls160-/call166/families/results.jsonl.gz
+         bench/results/2026-11-29-h200-calls160-/call166/families45/results.jsonl.gz
          bench/results/2026-11-29-h200-calls152-/call155/real-all/results.jsonl.gz
          bench/results/2026-11-29-h200-calls152-/call156/replicated-all/results.jsonl.gz
          bench/results/2026-11-29-h200-calls152-/call157/replicated-all/results.jsonl.gz "$@")

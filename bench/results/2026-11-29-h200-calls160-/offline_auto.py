@@ -3,8 +3,8 @@
 measured the kernels, `spmv plan` (built with the model) is asked for its choice on a described device, and the
 choice's measured time is set against the best cuSPARSE algorithm of the run that measured it. An estimate of
 auto without running it: the choice's setup is ignored, and a kernel measured in several runs counts from the
-last file that has it.
-    offline_auto.py SPMV EXPECTED_PRODUCTS SHARED_MATRICES RESULTS.jsonl[.gz] ...
+last file that has it. With SPMV `none`, only the best of our kernels per unit is looked up.
+    offline_auto.py SPMV|none EXPECTED_PRODUCTS SHARED_MATRICES RESULTS.jsonl[.gz] ...
 (device described as the H200 of the results: 132 SMs, 60 MiB L2, the copy bandwidth the results record)"""
 import collections, concurrent.futures, gzip, json, math, os, subprocess, sys
 
@@ -39,8 +39,11 @@ def choice(unit):
 
 
 units = sorted(u for u in ratio if "cusparse-csr-alg1" in ratio[u] and len(ratio[u]) > 8)
-with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
-    chosen = dict(zip(units, pool.map(choice, units)))
+if spmv == "none":
+    chosen = {u: max((k for k in ratio[u] if not k.startswith("cusparse")), key=ratio[u].get) for u in units}
+else:
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
+        chosen = dict(zip(units, pool.map(choice, units)))
 groups = collections.defaultdict(list)
 for u in units:
     groups[u[:2]].append((u[2], chosen[u], ratio[u].get(chosen[u])))

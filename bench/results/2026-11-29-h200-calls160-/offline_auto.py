@@ -6,35 +6,27 @@ auto without running it: the choice's setup is ignored, and a kernel measured in
 last file that has it. With SPMV `none`, only the best of our kernels per unit is looked up.
     offline_auto.py SPMV|none EXPECTED_PRODUCTS SHARED_MATRICES RESULTS.jsonl[.gz] ...
 (device described as the H200 of the results: 132 SMs, 60 MiB L2, the copy bandwidth the results record)"""
-import collections, concurrent.futures, gzip, json, math, os, subprocess, sys
+import collections, concurrent.futures, json, math, os, subprocess, sys
+
+from suite_ratios import read_units
 
 spmv, products, shared = sys.argv[1], sys.argv[2], sys.argv[3]
-ratio = {}       # (set, precision, name) -> {kernel: best cuSPARSE / kernel, from the last file measuring it}
-source = {}      # (set, precision, name) -> (plan arguments)
-bandwidth = {}
-for path in sys.argv[4:]:
-    runs = collections.defaultdict(dict)
-    for line in (gzip.open if path.endswith(".gz") else open)(path, "rt"):
-        r = json.loads(line)
-        if r["status"] != "ok" or not r["verified"] or r["k"] != 1 or r["kernel"] == "auto":
-            continue
-        unit = (r["set"], r["precision"], r["matrix"]["name"])
-        runs[unit][(r["backend"], r["kernel"])] = r["median_ms"]
-        m = r["matrix"]
-        where = m["source"] if r["set"] == "family" else os.path.join(shared, os.path.basename(m["source"]))
-        source[unit] = (["--gen", where] if r["set"] == "family" else [where]) + ["--copies", str(m["copies"])]
-        bandwidth[unit] = r["device"].get("copy_bandwidth_gbs", bandwidth.get(unit, 4238.0))
-    for unit, times in runs.items():
-        vendor = min((t for (b, k), t in times.items() if b == "cusparse"), default=None)
-        if vendor:
-            ratio.setdefault(unit, {}).update({k: vendor / t for (b, k), t in times.items()})
+ratio, records = read_units(sys.argv[4:])
+
+
+def plan_arguments(record):
+    m = record["matrix"]
+    if record["set"] == "family":
+        return ["--gen", m["source"], "--copies", str(m["copies"])]
+    return [os.path.join(shared, os.path.basename(m["source"])), "--copies", str(m["copies"])]
 
 
 def choice(unit):
     s, p, _ = unit
-    out = subprocess.run([spmv, "plan", *source[unit], "--precision", p, "--expected-products", products,
-                          "--device-l2", "60mb", "--device-sms", "132", "--device-bandwidth",
-                          str(round(bandwidth[unit])), "--json"], capture_output=True, text=True, check=True)
+    bandwidth = records[unit]["device"].get("copy_bandwidth_gbs", 4238.0)  # older results lack it
+    out = subprocess.run([spmv, "plan", *plan_arguments(records[unit]), "--precision", p, "--expected-products",
+                          products, "--device-l2", "60mb", "--device-sms", "132", "--device-bandwidth",
+                          str(round(bandwidth)), "--json"], capture_output=True, text=True, check=True)
     return json.loads(out.stdout)["options"]["kernel"]
 
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Device call 160 (one H200): csr-adaptive's CSR-stream leaves rows much longer than its lanes can sum in step
-# (2 x items x lanes entries, at least a warp's) to whole warps. The csr-adaptive GPU tests of the new build (they
-# also run 12a1af4's offsets build, not yet run on a GPU), then csr-adaptive alone, before (12a1af4) and after,
-# beside cuSPARSE's algorithms: the R-MATs and huge_3m (rmat.txt), the real matrices as they are and replicated;
-# f64 and f32.
+# Device calls 160-164 (one H200 each): csr-adaptive before (12a1af4, old/new/spmv in the archive) and after a
+# change (new/spmv), beside cuSPARSE's algorithms: the csr-adaptive GPU tests of the new build, then csr-adaptive
+# alone on the R-MATs and huge_3m (rmat.txt), the real matrices as they are and replicated; f64 and f32. Which
+# rule each call's new build carried is in README.md.
+#   bash ab_csr_adaptive.sh CALL [FIRST]   reads .device-build/cCALL.txz, writes $OUT/callCALL-results.tgz;
+#   FIRST (old or new, default old) is the build timed first (call 164: new).
 set -u
-rm -rf /tmp/b /tmp/shared && mkdir -p /tmp/b /tmp/shared && xz -dc .device-build/c160.txz | tar xf - -C /tmp/b
+call=$1 first=${2:-old}
+rm -rf /tmp/b /tmp/shared && mkdir -p /tmp/b /tmp/shared && xz -dc .device-build/c$call.txz | tar xf - -C /tmp/b
 xz -dc .device-build/data.txz | tar xf - -C /tmp/shared && ls /tmp/shared/matrices/*.mtx | xargs -P 16 -n 4 gzip -1
 R=bench/results/2026-11-29-h200-calls160-
 t0=$(date +%s)
@@ -16,7 +18,8 @@ SPMV_SHARED_DATA=/tmp/shared SPMV_TEST_MATRIX_STRIDE=8 SPMV_REQUIRE_GPU=1 \
   --gtest_filter='*csr_adaptive*:*CsrAdaptive*:GpuKernels.Described*:GpuRowBlocks*' > $OUT/gpu-tests-adaptive.log 2>&1
 echo "adaptive tests exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
 common="--backend cuda --kernels csr-adaptive --precision f64,f32 --runs 20 --host-runs 0"
-for v in old new; do  # /tmp/b/old/new/spmv: 12a1af4
+second=old; [ $first = old ] && second=new
+for v in $first $second; do
   S=/tmp/b/new/spmv; [ $v = old ] && S=/tmp/b/old/new/spmv
   timeout 100 $S suite --families $R/rmat.txt $common --time-limit 85 --out $OUT/$v-rmat \
     > $OUT/$v-rmat.log 2>&1
@@ -31,4 +34,4 @@ for d in rmat real; do
   python3 $R/ab_kernel.py $OUT/old-$d/results.jsonl $OUT/new-$d/results.jsonl csr-adaptive
   gzip -9 $OUT/old-$d/results.jsonl $OUT/new-$d/results.jsonl
 done
-cd $OUT && tar czf /tmp/results.tgz ./* && rm -rf ./* && mv /tmp/results.tgz $OUT/call160-results.tgz
+cd $OUT && tar czf /tmp/results.tgz ./* && rm -rf ./* && mv /tmp/results.tgz $OUT/call$call-results.tgz

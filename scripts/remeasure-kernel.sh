@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Measures one kernel again on every unit the selector trains on for a device, beside cuSPARSE's algorithms (and
+# auto, which the suite always measures): the real matrices as they are and replicated, bench/families.txt and the
+# 45 selector-training families; f64 and f32. Run it on the GPU after a change to the kernel, then list the
+# kernel in bench/selector/kernel-changes.txt and OUT's three results files in scripts/train-selector.sh.
+#   scripts/remeasure-kernel.sh KERNEL SPMV MATRICES FAMILIES45 OUT
+# MATRICES: the folder of the real matrices; FAMILIES45: a families file of the 45 training families (the
+# generators of ../shared/data/selector-training). Each suite stops measuring after REAL_SECONDS,
+# FAMILIES_SECONDS, FAMILIES45_SECONDS (default 180 each; the units left out are listed in its suite.json).
+set -u
+kernel=$1 spmv=$2 matrices=$3 families45=$4 out=$5
+cd "$(dirname "$0")/.."
+common=(--backend cuda --kernels "$kernel" --precision f64,f32 --runs 20 --host-runs 0)
+t0=$(date +%s)
+measure() {  # NAME SECONDS SUITE-ARGUMENTS...
+  local name=$1 seconds=$2
+  shift 2
+  timeout $((seconds + 10)) "$spmv" suite "$@" "${common[@]}" --time-limit "$seconds" --out "$out/$name" \
+    > "$out/$name.log" 2>&1
+  echo "$name exit $? at $(($(date +%s) - t0)) s" >> "$out/times.txt"
+  tail -1 "$out/$name.log"
+}
+measure real "${REAL_SECONDS:-180}" "$matrices" --sets real,replicated
+measure families "${FAMILIES_SECONDS:-180}" --families bench/families.txt
+measure families45 "${FAMILIES45_SECONDS:-180}" --families "$families45"

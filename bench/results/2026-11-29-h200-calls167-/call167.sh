@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Device call 167 (one H200): auto with the model shipped at 976fec4 (retrained on call 166's csr-adaptive),
+# 10^6 expected products, beside csr-adaptive and cuSPARSE's algorithms: the real matrices as they are and
+# replicated, bench/families.txt (fewhuge included), the twelve unseen matrices and the R-MATs of calls 160-166;
+# then every kernel on the twelve unseen matrices (the ideal). Run from the repository root.
+set -u
+rm -rf /tmp/b /tmp/shared && mkdir -p /tmp/b /tmp/shared && xz -dc .device-build/c167.txz | tar xf - -C /tmp/b
+xz -dc .device-build/data.txz | tar xf - -C /tmp/shared && ls /tmp/shared/matrices/*.mtx | xargs -P 16 -n 4 gzip -1
+B=/tmp/b/new; O=$OUT/new; mkdir -p $O
+export LD_LIBRARY_PATH=$B/metis
+t0=$(date +%s)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $OUT/gpu.txt
+common="--backend cuda --kernels csr-adaptive --precision f64,f32 --runs 20 --host-runs 0 --expected-products 1e6"
+timeout 100 $B/spmv suite /tmp/shared/matrices --sets real,replicated $common --time-limit 80 --out $O/real \
+  > $O/real.log 2>&1
+timeout 80 $B/spmv suite --families bench/families.txt $common --time-limit 70 --out $O/families > $O/families.log 2>&1
+timeout 50 $B/spmv suite --families .device-build/unseen12.txt $common --time-limit 40 --out $O/unseen \
+  > $O/unseen.log 2>&1
+timeout 40 $B/spmv suite --families bench/results/2026-11-29-h200-calls160-/rmat.txt $common --time-limit 30 \
+  --out $O/rmat > $O/rmat.log 2>&1
+echo "auto done at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
+timeout 80 $B/spmv suite --families .device-build/unseen12.txt --backend cuda --kernels all --precision f64,f32 \
+  --runs 20 --host-runs 0 --expected-products 1e6 --time-limit 70 --out $O/unseen-all > $O/unseen-all.log 2>&1
+echo "unseen, every kernel, exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
+cat $OUT/gpu.txt $OUT/times.txt
+for d in real families unseen rmat unseen-all; do
+  python3 bench/auto_vs_cusparse.py $O/$d/results.jsonl --worst 6 > $O/$d-auto.md 2>&1
+  echo "== $d"; grep "^| [a-z]" $O/$d-auto.md | grep -v "^| set"
+  gzip -9 $O/$d/results.jsonl
+done
+cd $OUT && tar czf /tmp/results.tgz ./* && rm -rf ./* && mv /tmp/results.tgz $OUT/call167-results.tgz

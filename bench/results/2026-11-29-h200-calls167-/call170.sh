@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Device call 170 (one H200): the whole GPU test suite on the build of call 167 (the model shipped at 976fec4);
+# then csr-adaptive's counters again (call 169 caught only the warm-up launches on the first rows): every launch
+# of the kernel in `spmv bench`, on wiki_Vote x 271 at 128 x 8 and 256 x 8 and on ct2010 x 72 at 128 x 8, f32.
+set -u
+rm -rf /tmp/b /tmp/shared && mkdir -p /tmp/b /tmp/shared && xz -dc .device-build/c170.txz | tar xf - -C /tmp/b
+xz -dc .device-build/data.txz | tar xf - -C /tmp/shared
+R=bench/results/2026-11-29-h200-calls167-
+B=/tmp/b/new; M=/tmp/shared/matrices; O=$OUT/r; mkdir -p $O
+export LD_LIBRARY_PATH=$B/metis
+t0=$(date +%s)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $OUT/gpu.txt
+m=$(grep -o "^m=.*" $R/call168.sh | cut -c3-)
+for ms in wiki_Vote:271:128:8 wiki_Vote:271:256:8 ct2010:72:128:8; do
+  IFS=: read -r name copies bs it <<< "$ms"
+  timeout 60 ncu --clock-control none --kernel-name regex:spmv_csr_adaptive --launch-count 8 --metrics $m --csv \
+    $B/spmv bench $M/$name.mtx --copies $copies --backend cuda --kernels csr-adaptive --precision f32 \
+    --params block_size=$bs,items_per_thread=$it --runs 2 --warmup 1 > $O/ncu-$name-${bs}x$it.csv 2> $O/ncu-$name-${bs}x$it.err
+  echo "ncu $ms exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
+done
+ls /tmp/shared/matrices/*.mtx | xargs -P 16 -n 4 gzip -1
+SPMV_SHARED_DATA=/tmp/shared SPMV_TEST_MATRIX_STRIDE=8 SPMV_REQUIRE_GPU=1 SPMV_CLI=$B/spmv \
+  timeout 300 $B/spmv_gpu_tests > $OUT/gpu-tests.log 2>&1
+echo "gpu tests exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
+cat $OUT/gpu.txt $OUT/times.txt
+grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]|SKIPPED" $OUT/gpu-tests.log | head -12
+cd $OUT && tar czf /tmp/results.tgz ./* && rm -rf ./* && mv /tmp/results.tgz $OUT/call170-results.tgz

@@ -3,13 +3,8 @@
 # 10^6 expected products, beside csr-adaptive and cuSPARSE's algorithms: the real matrices as they are and
 # replicated, bench/families.txt (fewhuge included), the twelve unseen matrices and the R-MATs of calls 160-166;
 # then every kernel on the twelve unseen matrices (the ideal). Run from the repository root.
-set -u
-rm -rf /tmp/b /tmp/shared && mkdir -p /tmp/b /tmp/shared && xz -dc .device-build/c167.txz | tar xf - -C /tmp/b
-xz -dc .device-build/data.txz | tar xf - -C /tmp/shared && ls /tmp/shared/matrices/*.mtx | xargs -P 16 -n 4 gzip -1
-B=/tmp/b/new; O=$OUT/new; mkdir -p $O
-export LD_LIBRARY_PATH=$B/metis
-t0=$(date +%s)
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $OUT/gpu.txt
+source bench/results/2026-11-29-h200-calls167-/device_setup.sh c167.txz gzip
+O=$OUT/new; mkdir -p $O
 common="--backend cuda --kernels csr-adaptive --precision f64,f32 --runs 20 --host-runs 0 --expected-products 1e6"
 timeout 100 $B/spmv suite /tmp/shared/matrices --sets real,replicated $common --time-limit 80 --out $O/real \
   > $O/real.log 2>&1

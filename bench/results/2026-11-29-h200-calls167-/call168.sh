@@ -3,13 +3,9 @@
 # replicated, f32. (1) Counters (ncu, the metrics of call 33) of cusparse-csr-alg1 and csr-adaptive on wiki_Vote x 271
 # and ct2010 x 72; (2) csr-adaptive's shapes (block_size:items_per_thread:vector_width[:column_bits]) on the nine
 # replicated f32 units where cuSPARSE won (calls 157/166) and four where we won, cuSPARSE in each run.
-set -u
-rm -rf /tmp/b /tmp/shared && mkdir -p /tmp/b /tmp/shared && xz -dc .device-build/c167.txz | tar xf - -C /tmp/b
-xz -dc .device-build/data.txz | tar xf - -C /tmp/shared
-B=/tmp/b/new; M=/tmp/shared/matrices; O=$OUT/r; mkdir -p $O
-export LD_LIBRARY_PATH=$B/metis
-t0=$(date +%s)
-{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; ncu --version | tail -1; } > $OUT/gpu.txt 2>&1
+source bench/results/2026-11-29-h200-calls167-/device_setup.sh c167.txz
+O=$OUT/r; mkdir -p $O
+ncu --version 2>&1 | tail -1 >> $OUT/gpu.txt
 m=gpu__time_duration.sum,dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sector_op_read_hit_rate.pct,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sector_hit_rate.pct,sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,launch__grid_size,launch__block_size,launch__registers_per_thread,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum
 for mc in wiki_Vote:271 ct2010:72; do
   for set in cusparse:cusparse-csr-alg1 cuda:csr-adaptive; do

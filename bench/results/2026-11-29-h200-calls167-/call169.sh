@@ -2,14 +2,9 @@
 # Device call 169 (one H200): csr-adaptive's counters (ncu, call 168's metrics) at 128 x 8 and 256 x 8 on wiki_Vote
 # x 271 and ct2010 x 72, f32; then the 56 real matrices replicated (replicated-units.txt), f32, at 128x8v4 (the
 # default), 256x8v4 and 256x12v4, each `spmv bench` with cuSPARSE's algorithms in the same run.
-set -u
-rm -rf /tmp/b /tmp/shared && mkdir -p /tmp/b /tmp/shared && xz -dc .device-build/c167.txz | tar xf - -C /tmp/b
-xz -dc .device-build/data.txz | tar xf - -C /tmp/shared
+source bench/results/2026-11-29-h200-calls167-/device_setup.sh c167.txz
 R=bench/results/2026-11-29-h200-calls167-
-B=/tmp/b/new; M=/tmp/shared/matrices; O=$OUT/r; mkdir -p $O
-export LD_LIBRARY_PATH=$B/metis
-t0=$(date +%s)
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $OUT/gpu.txt
+O=$OUT/r; mkdir -p $O
 m=$(grep -o "^m=.*" $R/call168.sh | cut -c3-)
 for mc in wiki_Vote:271 ct2010:72; do
   for s in 128:8 256:8; do

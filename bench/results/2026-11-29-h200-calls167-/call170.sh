@@ -2,14 +2,9 @@
 # Device call 170 (one H200): the whole GPU test suite on the build of call 167 (the model shipped at 976fec4);
 # then csr-adaptive's counters again (call 169 caught only the warm-up launches on the first rows): every launch
 # of the kernel in `spmv bench`, on wiki_Vote x 271 at 128 x 8 and 256 x 8 and on ct2010 x 72 at 128 x 8, f32.
-set -u
-rm -rf /tmp/b /tmp/shared && mkdir -p /tmp/b /tmp/shared && xz -dc .device-build/c170.txz | tar xf - -C /tmp/b
-xz -dc .device-build/data.txz | tar xf - -C /tmp/shared
+source bench/results/2026-11-29-h200-calls167-/device_setup.sh c170.txz
 R=bench/results/2026-11-29-h200-calls167-
-B=/tmp/b/new; M=/tmp/shared/matrices; O=$OUT/r; mkdir -p $O
-export LD_LIBRARY_PATH=$B/metis
-t0=$(date +%s)
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $OUT/gpu.txt
+O=$OUT/r; mkdir -p $O
 m=$(grep -o "^m=.*" $R/call168.sh | cut -c3-)
 for ms in wiki_Vote:271:128:8 wiki_Vote:271:256:8 ct2010:72:128:8; do
   IFS=: read -r name copies bs it <<< "$ms"

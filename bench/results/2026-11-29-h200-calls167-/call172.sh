@@ -3,13 +3,9 @@
 # keeps the CSR. bench_format_builds' default plan (no kernel named, not spmv_only: plan() as a user calls it) on
 # the five families of issue 12, before (old, a9bf3e9) and after (new), f32 and f64, two rounds interleaved;
 # then the whole GPU suite on the new build.
-set -u
-rm -rf /tmp/b /tmp/shared && mkdir -p /tmp/b /tmp/shared && xz -dc .device-build/c172.txz | tar xf - -C /tmp/b
-xz -dc .device-build/data.txz | tar xf - -C /tmp/shared && ls /tmp/shared/matrices/*.mtx | xargs -P 16 -n 4 gzip -1
-B=/tmp/b/new; O=$OUT/r; mkdir -p $O
-export LD_LIBRARY_PATH=$B/metis OMP_NUM_THREADS=16
-t0=$(date +%s)
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $OUT/gpu.txt
+source bench/results/2026-11-29-h200-calls167-/device_setup.sh c172.txz gzip
+O=$OUT/r; mkdir -p $O
+export OMP_NUM_THREADS=16
 specs="stencil27:n=150 stencil5:nx=3000,ny=3000 uniform:rows=4000000,cols=4000000,per_row=16
 rmat:scale=22,edge_factor=16 blockfem:n=80,block=4"
 for round in 1 2; do

@@ -8,7 +8,8 @@
 # generators of ../shared/data/selector-training). Each suite stops measuring after REAL_SECONDS,
 # FAMILIES_SECONDS, FAMILIES45_SECONDS (default 180 each; the units left out are listed in its suite.json).
 set -u
-kernel=$1 spmv=$2 matrices=$3 families45=$4 out=$5
+kernel=$1 spmv=$2 matrices=$3 families45=$4
+mkdir -p "$5" && out=$(cd "$5" && pwd)  # made, and absolute before the cd below
 cd "$(dirname "$0")/.."
 common=(--backend cuda --kernels "$kernel" --precision f64,f32 --runs 20 --host-runs 0)
 t0=$(date +%s)

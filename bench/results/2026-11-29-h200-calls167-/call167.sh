@@ -23,4 +23,4 @@ for d in real families unseen rmat unseen-all; do
   echo "== $d"; grep "^| [a-z]" $O/$d-auto.md | grep -v "^| set"
   gzip -9 $O/$d/results.jsonl
 done
-cd $OUT && tar czf /tmp/results.tgz ./* && rm -rf ./* && mv /tmp/results.tgz $OUT/call167-results.tgz
+pack_results 167

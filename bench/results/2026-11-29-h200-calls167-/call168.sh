@@ -20,12 +20,11 @@ ct2010:72 mbeacxc:621 Groebner_id2003_aug:175 cage11:51 bcsstk16:106 4elt:274 NS
 for u in $units; do
   for s in 128:8:4:16 128:4:4:16 256:4:4:16 128:2:2:16 256:8:4:16 128:8:4:32; do
     IFS=: read -r bs it vw cb <<< "$s"
-    timeout 40 $B/spmv bench $M/${u%%:*}.mtx --copies ${u##*:} --backend cuda --kernels csr-adaptive \
-      --params block_size=$bs,items_per_thread=$it,vector_width=$vw,column_bits=$cb --precision f32 --runs 20 \
-      --json $O/ab-${u%%:*}-${bs}x${it}v${vw}c$cb.json > $O/ab-${u%%:*}-${bs}x${it}v${vw}c$cb.txt 2>&1
+    time_shape ${u%%:*} ${u##*:} ${bs}x${it}v${vw}c$cb \
+      block_size=$bs,items_per_thread=$it,vector_width=$vw,column_bits=$cb
   done
   [ $(( $(date +%s) - t0 )) -gt 400 ] && break
 done
 echo "shapes done at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
 cat $OUT/gpu.txt $OUT/times.txt
-cd $OUT && tar czf /tmp/results.tgz ./* && rm -rf ./* && mv /tmp/results.tgz $OUT/call168-results.tgz
+pack_results 168

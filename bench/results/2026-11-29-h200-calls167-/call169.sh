@@ -18,12 +18,10 @@ done
 grep -v "^#" $R/replicated-units.txt | while read -r name copies; do
   for s in 128:8:4 256:8:4 256:12:4; do
     IFS=: read -r bs it vw <<< "$s"
-    timeout 40 $B/spmv bench $M/$name.mtx --copies $copies --backend cuda --kernels csr-adaptive \
-      --params block_size=$bs,items_per_thread=$it,vector_width=$vw --precision f32 --runs 20 \
-      --json $O/ab-$name-${bs}x${it}v$vw.json > $O/ab-$name-${bs}x${it}v$vw.txt 2>&1
+    time_shape $name $copies ${bs}x${it}v$vw block_size=$bs,items_per_thread=$it,vector_width=$vw
   done
   [ $(( $(date +%s) - t0 )) -gt 420 ] && break
 done
 echo "shapes done at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
 cat $OUT/gpu.txt $OUT/times.txt
-cd $OUT && tar czf /tmp/results.tgz ./* && rm -rf ./* && mv /tmp/results.tgz $OUT/call169-results.tgz
+pack_results 169

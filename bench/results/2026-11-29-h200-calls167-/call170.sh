@@ -19,4 +19,4 @@ SPMV_SHARED_DATA=/tmp/shared SPMV_TEST_MATRIX_STRIDE=8 SPMV_REQUIRE_GPU=1 SPMV_C
 echo "gpu tests exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
 cat $OUT/gpu.txt $OUT/times.txt
 grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]|SKIPPED" $OUT/gpu-tests.log | head -12
-cd $OUT && tar czf /tmp/results.tgz ./* && rm -rf ./* && mv /tmp/results.tgz $OUT/call170-results.tgz
+pack_results 170

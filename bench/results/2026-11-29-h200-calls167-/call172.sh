@@ -23,4 +23,4 @@ echo "gpu tests exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
 cat $OUT/gpu.txt $OUT/times.txt
 grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]|SKIPPED" $OUT/gpu-tests.log | head -12
 for f in $O/builds-*-1.txt $O/builds-*-2.txt; do echo "== $(basename $f .txt)"; grep -E "^auto:|^  \(plan\(\)" $f; done
-cd $OUT && tar czf /tmp/results.tgz ./* && rm -rf ./* && mv /tmp/results.tgz $OUT/call172-results.tgz
+pack_results 172

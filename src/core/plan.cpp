@@ -169,9 +169,10 @@ const Csr<T>* host_matrix(const DeviceCsrView<T>&) {
 }
 
 template <class Matrix>
-bool accepts(PlanCandidate& c, const Matrix& a, const MatrixStats& stats) {
+bool accepts(PlanCandidate& c, const Matrix& a, const MatrixStats& stats, const DeviceProperties& device) {
   if (!c.refusal) {
-    std::optional<std::string> refusal = detail::format_refusal(c.kernel, host_matrix(a), stats);
+    std::optional<std::string> refusal =
+        detail::format_refusal(c.kernel, host_matrix(a), stats, GpuShape{device.multiprocessors});
     if (!refusal) return true;
     c.refusal = std::move(refusal);
   }
@@ -182,7 +183,7 @@ bool accepts(PlanCandidate& c, const Matrix& a, const MatrixStats& stats) {
 template <class Matrix>
 PlanCandidate* first_accepted(Plan& plan, const Matrix& a, const MatrixStats& stats, bool cusparse_only) {
   for (PlanCandidate& c : plan.candidates)
-    if ((!cusparse_only || c.backend == Backend::cusparse) && accepts(c, a, stats)) return &c;
+    if ((!cusparse_only || c.backend == Backend::cusparse) && accepts(c, a, stats, *plan.device)) return &c;
   return nullptr;
 }
 
@@ -318,7 +319,7 @@ void measure_candidates(Plan& plan, const Matrix& a, const MatrixStats& stats, P
   const std::string expected = expected_products_text(plan);
   std::vector<PlanCandidate*> to_measure;
   for (PlanCandidate& c : plan.candidates)
-    if (static_cast<int>(to_measure.size()) < plan.options.measured_candidates && accepts(c, a, stats))
+    if (static_cast<int>(to_measure.size()) < plan.options.measured_candidates && accepts(c, a, stats, *plan.device))
       to_measure.push_back(&c);
   PlanCandidate* vendor = first_accepted(plan, a, stats, true);
   if (vendor && std::find(to_measure.begin(), to_measure.end(), vendor) == to_measure.end())

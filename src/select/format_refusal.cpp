@@ -5,6 +5,7 @@
 
 #include "spmv/formats/dense.hpp"
 #include "spmv/formats/ell.hpp"
+#include "spmv/formats/ellpack_r.hpp"
 #include "spmv/formats/hyb.hpp"
 #include "formats/format_common.hpp"
 #include "spmv/stats.hpp"
@@ -58,7 +59,8 @@ FormatFootprint exact_hyb_footprint(const Csr<T>& m) {
 }  // namespace
 
 template <class T>
-std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T>* a, const MatrixStats& stats) {
+std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T>* a, const MatrixStats& stats,
+                                          const GpuShape& gpu) {
   using Footprint = std::function<std::optional<FormatFootprint>(const Csr<T>*)>;
   const std::map<std::string, Footprint> padded = {
       {"ell",
@@ -69,6 +71,12 @@ std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T
          if (!from_stats.within_limit(default_max_padding)) return from_stats;
          return padded_footprint(m, stats, from_stats, [](const Csr<T>& whole) { return ell_footprint(whole); });
        }},
+      {"ellr-t",
+       [&gpu](const Csr<T>* m) -> std::optional<FormatFootprint> {
+         if (!m) return std::nullopt;
+         const std::vector<index_t> lengths = row_lengths(*m);
+         return ellpack_r_footprint(*m, ellrt_configuration(lengths, gpu).threads_per_row);
+       }},
       {"hyb",
        [&stats](const Csr<T>* m) {
          return padded_footprint(m, stats,
@@ -76,8 +84,7 @@ std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T
                                  [](const Csr<T>& whole) { return exact_hyb_footprint(whole); });
        }},
   };
-  if (kernel == "ellr-t" || kernel == "dia" || kernel == "sell" || kernel == "blocked" || kernel == "bro-ell" ||
-      kernel == "bro-hyb")
+  if (kernel == "dia" || kernel == "sell" || kernel == "blocked" || kernel == "bro-ell" || kernel == "bro-hyb")
     return std::nullopt;
   if (kernel == "dense-cublas") {
     const FormatFootprint f = dense_footprint<T>(stats.rows, stats.cols, stats.nnz);
@@ -93,7 +100,9 @@ std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T
   return padding_refusal(kernel, *footprint);
 }
 
-template std::optional<std::string> format_refusal(const std::string&, const Csr<float>*, const MatrixStats&);
-template std::optional<std::string> format_refusal(const std::string&, const Csr<double>*, const MatrixStats&);
+template std::optional<std::string> format_refusal(const std::string&, const Csr<float>*, const MatrixStats&,
+                                                   const GpuShape&);
+template std::optional<std::string> format_refusal(const std::string&, const Csr<double>*, const MatrixStats&,
+                                                   const GpuShape&);
 
 }  // namespace spmv::detail

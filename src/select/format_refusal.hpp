@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "spmv/formats/ellpack_r.hpp"
 #include "spmv/matrix.hpp"
 #include "spmv/stats.hpp"
 
@@ -16,16 +17,17 @@ namespace spmv::detail {
 // reason. Kernels that store no padding (CSR, COO, segmented, cuSPARSE)
 // never refuse. ELL and HYB are judged from `stats` (the plan's analysis of
 // `a`) where it read every row or is far within the limit, else exactly.
-// nullopt for the formats whose footprint needs every row or entry (ELLR-T's
-// threads per row from its configuration model over every row's length,
-// DIA's diagonals, SELL's sorted windows, the blocked inspection, the BRO bit
-// widths): on the host that costs a large part of the upload (ELLR-T: 40-65
-// ms on 4M rows on 16 threads), while their device builds decide it in
+// ELLR-T is checked with the threads per row its configuration model picks
+// on `gpu`, as its builder does. nullopt for the
+// formats whose footprint needs every entry (DIA's diagonals, SELL's sorted
+// windows, the blocked inspection, the BRO bit widths): on the host that
+// costs more than the upload, while their device builds decide it in
 // milliseconds before allocating, so the operator checks them when it
 // builds (make_operator takes the plan's next candidate on a refusal).
 // `a` null: the matrix is on the device, and only what `stats` decides is
 // checked (nullopt for the rest, which the device builds check).
 template <class T>
-std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T>* a, const MatrixStats& stats);
+std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T>* a, const MatrixStats& stats,
+                                          const GpuShape& gpu);
 
 }  // namespace spmv::detail

@@ -10,6 +10,7 @@
 #include "spmv/error.hpp"
 #include "spmv/formats/dense.hpp"
 #include "spmv/formats/ell.hpp"
+#include "spmv/formats/ellpack_r.hpp"
 #include "spmv/formats/hyb.hpp"
 #include "spmv/gen.hpp"
 #include "spmv/io.hpp"
@@ -28,6 +29,8 @@ PlanOptions described_h100() {
   options.target_device = DeviceProperties{"test H100", 132, std::size_t(50) << 20, 3000.0};
   return options;
 }
+
+const GpuShape h100_shape{132, 2048};
 
 // The analysis make_plan gives format_refusal.
 MatrixStats planned_stats(const Csr<double>& a) { return analyse(a, detail::selector_stats_options(a.nnz())); }
@@ -86,7 +89,7 @@ TEST(Plan, TheChosenKernelNeverRefusesTheMatrix) {
       if (plan.tuning != "model") continue;
       // Accepted, or left to the format's device build to check.
       const std::optional<std::string> refusal =
-          detail::format_refusal(plan.options.kernel, &m.matrix, stats);
+          detail::format_refusal(plan.options.kernel, &m.matrix, stats, h100_shape);
       EXPECT_TRUE(!refusal || refusal->empty()) << *refusal;
       // Every candidate ranked above the winner was checked and refused.
       for (const PlanCandidate& c : plan.candidates) {
@@ -105,8 +108,17 @@ TEST(Plan, TheChosenKernelNeverRefusesTheMatrix) {
 // of more than 2^16 rows) ELL and HYB are accepted on an estimate far within
 // the limit, which the build has the last word on.
 TEST(Plan, RefusalChecksAgreeWithTheFormatBuilders) {
+  const auto modelled_threads_per_row = [](const Csr<double>& a) {
+    return ellrt_configuration(detail::row_lengths(a), h100_shape).threads_per_row;
+  };
   const std::map<std::string, std::function<void(const Csr<double>&)>> builders = {
       {"ell", [](const Csr<double>& a) { ell_from_csr(a); }},
+      {"ellr-t",
+       [&](const Csr<double>& a) {
+         EllpackROptions options;
+         options.threads_per_row = modelled_threads_per_row(a);
+         ellpack_r_from_csr(a, options);
+       }},
       {"hyb", [](const Csr<double>& a) { hyb_from_csr(a); }},
       {"dense-cublas", [](const Csr<double>& a) { dense_from_csr(a); }},
   };
@@ -116,7 +128,7 @@ TEST(Plan, RefusalChecksAgreeWithTheFormatBuilders) {
     const MatrixStats stats = planned_stats(m.matrix);
     for (const auto& [kernel, build] : builders) {
       SCOPED_TRACE(m.name + " " + kernel);
-      const std::optional<std::string> refusal = detail::format_refusal(kernel, &m.matrix, stats);
+      const std::optional<std::string> refusal = detail::format_refusal(kernel, &m.matrix, stats, h100_shape);
       ASSERT_TRUE(refusal.has_value());
       if (refusal->empty()) {
         if (stats.row_length_rows == m.matrix.rows) {
@@ -132,8 +144,8 @@ TEST(Plan, RefusalChecksAgreeWithTheFormatBuilders) {
   // The formats whose check needs every entry are left to their device
   // builds (tests/gpu: the device builds refuse as the host builders do).
   const Csr<double>& first = matrices.front().matrix;
-  for (const std::string kernel : {"ellr-t", "dia", "sell", "blocked", "bro-ell", "bro-hyb"})
-    EXPECT_FALSE(detail::format_refusal(kernel, &first, planned_stats(first)).has_value()) << kernel;
+  for (const std::string kernel : {"dia", "sell", "blocked", "bro-ell", "bro-hyb"})
+    EXPECT_FALSE(detail::format_refusal(kernel, &first, planned_stats(first), h100_shape).has_value()) << kernel;
 }
 
 // Matrices of more rows than the analysis reads: uniform rows, far within
@@ -148,11 +160,11 @@ TEST(Plan, RefusalsFromASampleOfRows) {
   ASSERT_LT(skewed_stats.row_length_rows, skewed.rows);
   for (const char* kernel : {"ell", "hyb"}) {
     SCOPED_TRACE(kernel);
-    EXPECT_EQ(detail::format_refusal(kernel, &uniform, uniform_stats), std::string());
+    EXPECT_EQ(detail::format_refusal(kernel, &uniform, uniform_stats, h100_shape), std::string());
   }
   EXPECT_NO_THROW(ell_from_csr(uniform));
   EXPECT_NO_THROW(hyb_from_csr(uniform));
-  const std::optional<std::string> ell = detail::format_refusal("ell", &skewed, skewed_stats);
+  const std::optional<std::string> ell = detail::format_refusal("ell", &skewed, skewed_stats, h100_shape);
   ASSERT_TRUE(ell.has_value());
   EXPECT_NE(*ell, "");
   EXPECT_THROW(ell_from_csr(skewed), FormatLimitError);
@@ -160,9 +172,9 @@ TEST(Plan, RefusalsFromASampleOfRows) {
   // same (the longest row read bounds ELL's footprint from below), the rest
   // is left to the device builds.
   for (const char* kernel : {"ell", "hyb"})
-    EXPECT_EQ(detail::format_refusal<double>(kernel, nullptr, uniform_stats), std::string()) << kernel;
-  EXPECT_EQ(detail::format_refusal<double>("ell", nullptr, skewed_stats), ell);
-  EXPECT_EQ(detail::format_refusal<double>("ellr-t", nullptr, uniform_stats), std::nullopt);
+    EXPECT_EQ(detail::format_refusal<double>(kernel, nullptr, uniform_stats, h100_shape), std::string()) << kernel;
+  EXPECT_EQ(detail::format_refusal<double>("ell", nullptr, skewed_stats, h100_shape), ell);
+  EXPECT_EQ(detail::format_refusal<double>("ellr-t", nullptr, uniform_stats, h100_shape), std::nullopt);
 }
 
 // A device unlike any the model was trained on puts every kernel of ours

@@ -7,17 +7,6 @@
 
 namespace spmv {
 
-namespace {
-
-template <class T>
-index_t longest_row(const Csr<T>& a) {
-  index_t longest = 0;
-  for (index_t r = 0; r < a.rows; ++r) longest = std::max(longest, a.row_length(r));
-  return longest;
-}
-
-}  // namespace
-
 template <class T>
 FormatFootprint ell_footprint(index_t rows, index_t width, std::int64_t nnz) {
   FormatFootprint f;
@@ -30,7 +19,7 @@ FormatFootprint ell_footprint(index_t rows, index_t width, std::int64_t nnz) {
 
 template <class T>
 FormatFootprint ell_footprint(const Csr<T>& a) {
-  return ell_footprint<T>(a.rows, longest_row(a), a.nnz());
+  return ell_footprint<T>(a.rows, detail::longest_row(a), a.nnz());
 }
 
 template <class T>
@@ -66,7 +55,7 @@ void check_ell_limit(index_t rows, index_t width, std::int64_t nnz, double max_p
 
 template <class T>
 Ell<T> ell_from_csr(const Csr<T>& a, const EllOptions& options) {
-  const index_t width = longest_row(a);
+  const index_t width = detail::longest_row(a);
   check_ell_limit<T>(a.rows, width, a.nnz(), options.max_padding);
   return ell_part_from_csr(a, width);
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/parallel_from.hpp"
 #include "formats/format_common.hpp"
 #include "spmv/error.hpp"
 
@@ -23,8 +24,44 @@ std::size_t slot_of(index_t r, index_t e, index_t threads_per_row, index_t strid
          e % threads_per_row;
 }
 
+void check_threads_per_row(index_t threads_per_row) {
+  if (!valid_threads_per_row(threads_per_row))
+    throw InvalidArgument("ELLPACK-R: threads_per_row=" + std::to_string(threads_per_row) +
+                          " is not a power of two in [1, 32]");
+}
+
+// The model's sums over the row lengths in one parallel pass over groups of
+// 32 consecutive rows (a warp's rows at T = 1, T warps' at T > 1): at T = 32
+// each row is a warp; halving T pairs neighbouring warps.
+template <class LengthOf>
+EllrtWarpSteps warp_steps(std::size_t rows, const LengthOf& length_of) {
+  constexpr int group = 32;
+  const auto groups = static_cast<std::int64_t>((rows + group - 1) / group);
+  std::int64_t sums[6] = {};
+  const bool in_parallel = static_cast<std::int64_t>(rows) >= detail::parallel_from;
+#pragma omp parallel for schedule(static) reduction(+ : sums[:6]) if (in_parallel)
+  for (std::int64_t g = 0; g < groups; ++g) {
+    const std::size_t first = static_cast<std::size_t>(g) * group;
+    const int in_group = static_cast<int>(std::min<std::size_t>(group, rows - first));
+    index_t longest[group] = {};  // each warp's longest row; rows past the end count 0
+    for (int i = 0; i < in_group; ++i) longest[i] = length_of(first + i);
+    for (int log_t = 5, warps = group; log_t >= 0; --log_t, warps /= 2) {
+      if (warps < group)
+        for (int w = 0; w < warps; ++w) longest[w] = std::max(longest[2 * w], longest[2 * w + 1]);
+      for (int w = 0; w < warps; ++w) sums[log_t] += ceil_div(longest[w], index_t(1) << log_t);
+    }
+  }
+  EllrtWarpSteps steps;
+  steps.rows = rows;
+  std::copy(sums, sums + 6, steps.of_threads_per_row.begin());
+  return steps;
+}
+
+}  // namespace
+
 template <class T>
-FormatFootprint footprint(index_t rows, index_t longest, std::int64_t nnz, index_t threads_per_row) {
+FormatFootprint ellpack_r_footprint(index_t rows, index_t longest, std::int64_t nnz, index_t threads_per_row) {
+  check_threads_per_row(threads_per_row);
   FormatFootprint f;
   f.nnz = nnz;
   f.stored_entries = static_cast<std::int64_t>(ceil_div(longest, threads_per_row)) *
@@ -35,27 +72,15 @@ FormatFootprint footprint(index_t rows, index_t longest, std::int64_t nnz, index
   return f;
 }
 
-void check_threads_per_row(index_t threads_per_row) {
-  if (!valid_threads_per_row(threads_per_row))
-    throw InvalidArgument("ELLPACK-R: threads_per_row=" + std::to_string(threads_per_row) +
-                          " is not a power of two in [1, 32]");
-}
-
-}  // namespace
-
 template <class T>
 FormatFootprint ellpack_r_footprint(const Csr<T>& a, index_t threads_per_row) {
-  check_threads_per_row(threads_per_row);
-  const std::vector<index_t> lengths = detail::row_lengths(a);
-  const index_t longest = lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
-  return footprint<T>(a.rows, longest, a.nnz(), threads_per_row);
+  return ellpack_r_footprint<T>(a.rows, detail::longest_row(a), a.nnz(), threads_per_row);
 }
 
 template <class T>
 void check_ellpack_r_limit(index_t rows, index_t longest, std::int64_t nnz, index_t threads_per_row,
                            double max_padding) {
-  check_threads_per_row(threads_per_row);
-  detail::check_footprint("ELLPACK-R", footprint<T>(rows, longest, nnz, threads_per_row), max_padding,
+  detail::check_footprint("ELLPACK-R", ellpack_r_footprint<T>(rows, longest, nnz, threads_per_row), max_padding,
                           detail::row_length_summary(longest, rows ? double(nnz) / rows : 0.0), "hyb or sell");
 }
 
@@ -72,7 +97,7 @@ EllpackR<T> ellpack_r_from_csr(const Csr<T>& a, const EllpackROptions& options) 
   ell.row_length = detail::row_lengths(a);
   const index_t longest =
       ell.row_length.empty() ? 0 : *std::max_element(ell.row_length.begin(), ell.row_length.end());
-  const FormatFootprint f = footprint<T>(a.rows, longest, a.nnz(), t);
+  const FormatFootprint f = ellpack_r_footprint<T>(a.rows, longest, a.nnz(), t);
   check_ellpack_r_limit<T>(a.rows, longest, a.nnz(), t, options.max_padding);
   ell.slots = ceil_div(longest, t);
   ell.col_idx.assign(static_cast<std::size_t>(f.stored_entries), padding_column);
@@ -100,18 +125,13 @@ void multiply(const EllpackR<T>& a, const T* x, T* y, T alpha, T beta) {
 }
 
 EllrtWarpSteps ellrt_warp_steps(const std::vector<index_t>& row_lengths) {
-  EllrtWarpSteps steps;
-  steps.rows = row_lengths.size();
-  for (int t = 1, i = 0; t <= 32; t *= 2, ++i) {
-    const std::size_t rows_per_warp = 32 / t;
-    for (std::size_t first = 0; first < steps.rows; first += rows_per_warp) {
-      index_t longest = 0;
-      for (std::size_t r = first; r < std::min(steps.rows, first + rows_per_warp); ++r)
-        longest = std::max(longest, row_lengths[r]);
-      steps.of_threads_per_row[i] += ceil_div(longest, t);
-    }
-  }
-  return steps;
+  return warp_steps(row_lengths.size(), [&row_lengths](std::size_t r) { return row_lengths[r]; });
+}
+
+template <class T>
+EllrtWarpSteps ellrt_warp_steps(const Csr<T>& a) {
+  return warp_steps(static_cast<std::size_t>(a.rows),
+                    [&a](std::size_t r) { return a.row_length(static_cast<index_t>(r)); });
 }
 
 double ellrt_cost(const EllrtWarpSteps& steps, int threads_per_row, const GpuShape& gpu) {
@@ -158,6 +178,8 @@ EllrtConfiguration ellrt_configuration(const std::vector<index_t>& row_lengths, 
 
 #define SPMV_INSTANTIATE_ELLPACK_R(T)                                                     \
   template FormatFootprint ellpack_r_footprint(const Csr<T>&, index_t);                   \
+  template FormatFootprint ellpack_r_footprint<T>(index_t, index_t, std::int64_t, index_t); \
+  template EllrtWarpSteps ellrt_warp_steps(const Csr<T>&);                                \
   template void check_ellpack_r_limit<T>(index_t, index_t, std::int64_t, index_t, double); \
   template EllpackR<T> ellpack_r_from_csr(const Csr<T>&, const EllpackROptions&);         \
   template void multiply(const EllpackR<T>&, const T*, T*, T, T);

@@ -1,9 +1,11 @@
 // Helpers shared by the host format builders and their reference products.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "core/parallel_from.hpp"
 #include "spmv/formats/footprint.hpp"
 #include "spmv/matrix.hpp"
 
@@ -29,6 +31,14 @@ std::string row_length_summary(index_t longest, double mean);
 // ELL-like formats, so that every stored column starts aligned.
 inline index_t aligned_stride(index_t rows, index_t alignment) {
   return static_cast<index_t>((static_cast<std::int64_t>(rows) + alignment - 1) / alignment * alignment);
+}
+
+template <class T>
+index_t longest_row(const Csr<T>& a) {
+  index_t longest = 0;
+#pragma omp parallel for schedule(static) reduction(max : longest) if (a.rows >= parallel_from)
+  for (index_t r = 0; r < a.rows; ++r) longest = std::max(longest, a.row_length(r));
+  return longest;
 }
 
 template <class T>

@@ -72,10 +72,18 @@ std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T
          return padded_footprint(m, stats, from_stats, [](const Csr<T>& whole) { return ell_footprint(whole); });
        }},
       {"ellr-t",
-       [&gpu](const Csr<T>* m) -> std::optional<FormatFootprint> {
+       [&stats, &gpu](const Csr<T>* m) -> std::optional<FormatFootprint> {
+         const bool every_row_read = stats.row_length_rows == stats.rows;
+         if (!m && !every_row_read) return std::nullopt;
+         const index_t longest = every_row_read ? stats.row_length.max : longest_row(*m);
+         // Within the limit at T = 32, the layout's widest padding, it is
+         // within at the model's T: the model's pass over every row is
+         // needed only near or beyond the limit.
+         const FormatFootprint widest = ellpack_r_footprint<T>(stats.rows, longest, stats.nnz, 32);
+         if (padding_refusal("ellr-t", widest).empty()) return widest;
          if (!m) return std::nullopt;
-         const std::vector<index_t> lengths = row_lengths(*m);
-         return ellpack_r_footprint(*m, ellrt_configuration(lengths, gpu).threads_per_row);
+         const int threads_per_row = ellrt_configuration(ellrt_warp_steps(*m), gpu).threads_per_row;
+         return ellpack_r_footprint<T>(stats.rows, longest, stats.nnz, threads_per_row);
        }},
       {"hyb",
        [&stats](const Csr<T>* m) {

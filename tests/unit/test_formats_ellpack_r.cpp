@@ -1,8 +1,10 @@
 // ELLPACK-R in the ELLR-T layout, and the ELLR-T configuration model.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
+#include "formats/format_common.hpp"
 #include "spmv/formats/ellpack_r.hpp"
 #include "test_formats_support.hpp"
 
@@ -107,6 +109,37 @@ TEST(EllrtModel, ChoosesTheCheapestThreadsPerRow) {
   EXPECT_EQ(c.threads_per_row, 16);
   for (int t : {1, 2, 4, 8, 32}) EXPECT_LT(c.cost, ellrt_cost(lengths, t, GpuShape{})) << t;
   EXPECT_DOUBLE_EQ(c.cost, ellrt_cost(lengths, 16, GpuShape{}));
+}
+
+TEST(EllrtModel, WarpStepsFollowTheirDefinition) {
+  // For each T, the sum over warps of 32 / T consecutive rows of ceil(the
+  // warp's longest row / T), written as defined; 1000 rows of uneven lengths
+  // leave a last group of 8 rows.
+  std::vector<index_t> lengths(1000);
+  for (std::size_t r = 0; r < lengths.size(); ++r)
+    lengths[r] = static_cast<index_t>(r * 7919 % 97 + (r % 61 == 0 ? 900 : 0));
+  EllrtWarpSteps expected;
+  for (int log_t = 0; log_t < 6; ++log_t) {
+    const index_t t = index_t(1) << log_t;
+    for (std::size_t first = 0; first < lengths.size(); first += 32 / t) {
+      const auto end = lengths.begin() + static_cast<std::ptrdiff_t>(std::min(lengths.size(), first + 32 / t));
+      expected.of_threads_per_row[log_t] +=
+          (*std::max_element(lengths.begin() + static_cast<std::ptrdiff_t>(first), end) + t - 1) / t;
+    }
+  }
+  const EllrtWarpSteps steps = ellrt_warp_steps(lengths);
+  EXPECT_EQ(steps.rows, lengths.size());
+  EXPECT_EQ(steps.of_threads_per_row, expected.of_threads_per_row);
+}
+
+TEST(EllrtModel, WarpStepsOfACsrAreThoseOfItsRowLengths) {
+  for (const test::ZooMatrix& m : test::matrix_zoo()) {
+    SCOPED_TRACE(m.name);
+    const EllrtWarpSteps from_csr = ellrt_warp_steps(m.matrix);
+    const EllrtWarpSteps from_lengths = ellrt_warp_steps(detail::row_lengths(m.matrix));
+    EXPECT_EQ(from_csr.rows, from_lengths.rows);
+    EXPECT_EQ(from_csr.of_threads_per_row, from_lengths.of_threads_per_row);
+  }
 }
 
 TEST(EllrtModel, EmptyMatrixAndBadGpuShape) {

@@ -177,6 +177,21 @@ TEST(Plan, RefusalsFromASampleOfRows) {
   EXPECT_EQ(detail::format_refusal<double>("ellr-t", nullptr, uniform_stats, h100_shape), std::nullopt);
 }
 
+// ELLR-T's padding is widest at T = 32: within the limit there, it is
+// accepted from the analysis alone (a matrix on the device included); nearer
+// the limit the model's T is computed from every row, which needs the host
+// matrix.
+TEST(Plan, EllrtWithinItsLimitAtEveryTNeedsNoPassOverTheRows) {
+  const Csr<double> long_rows = generate(parse_generator_spec("uniform:rows=20000,cols=20000,per_row=24"));
+  const Csr<double> short_rows = generate(parse_generator_spec("uniform:rows=20000,cols=20000,per_row=5"));
+  const MatrixStats long_stats = planned_stats(long_rows), short_stats = planned_stats(short_rows);
+  ASSERT_EQ(long_stats.row_length_rows, long_rows.rows);
+  ASSERT_EQ(short_stats.row_length_rows, short_rows.rows);
+  EXPECT_EQ(detail::format_refusal<double>("ellr-t", nullptr, long_stats, h100_shape), std::string());
+  EXPECT_EQ(detail::format_refusal<double>("ellr-t", nullptr, short_stats, h100_shape), std::nullopt);
+  EXPECT_EQ(detail::format_refusal("ellr-t", &short_rows, short_stats, h100_shape), std::string());
+}
+
 // A device unlike any the model was trained on puts every kernel of ours
 // outside its training range: the plan falls back to cuSPARSE and says why.
 TEST(Plan, AnUnfamiliarMatrixOrDeviceGetsCusparse) {

@@ -41,6 +41,11 @@ struct EllpackROptions {
 
 template <class T>
 FormatFootprint ellpack_r_footprint(const Csr<T>& a, index_t threads_per_row);
+// The same for `rows` rows of at most `longest` entries: with T = 1 the
+// layout pads least and with T = 32 most (each row's slots are its length
+// rounded up to a multiple of T).
+template <class T>
+FormatFootprint ellpack_r_footprint(index_t rows, index_t longest, std::int64_t nnz, index_t threads_per_row);
 
 // Throws FormatLimitError when ELLPACK-R with `threads_per_row` for rows of
 // at most `longest` entries exceeds `max_padding` times the CSR bytes
@@ -107,6 +112,8 @@ struct EllrtWarpSteps {
   std::array<std::int64_t, 6> of_threads_per_row{};
 };
 EllrtWarpSteps ellrt_warp_steps(const std::vector<index_t>& row_lengths);
+template <class T>
+EllrtWarpSteps ellrt_warp_steps(const Csr<T>& a);
 
 // The model's cost of running ELLR-T with `threads_per_row` threads per row.
 double ellrt_cost(const EllrtWarpSteps& steps, int threads_per_row, const GpuShape& gpu);

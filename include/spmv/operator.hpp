@@ -12,6 +12,8 @@
 // stream (PlanOptions::stream, Operator::set_stream). With device operands,
 // apply, apply_transposed and spmm only queue work on that stream: they
 // neither synchronise nor allocate, so they can be captured in a CUDA Graph.
+// (One exception, outside a capture only: a cuda operator's first spmm() with
+// k <= 8 builds the default SpMM's copy of A; see PlanOptions::kernel.)
 // With host operands the staging copies go on the same stream and the call
 // waits for that stream alone before returning.
 //
@@ -111,8 +113,11 @@ struct PlanOptions {
   // Empty: the backend's choice (for cuda, the selector's: see plan.hpp, which
   // may answer with a cusparse kernel where that is predicted fastest). An SpMV kernel: apply() runs it and
   // spmm() the backend's default SpMM (cuda: spmm-fastspmm for k <= 8 on
-  // matrices whose ELLPACK-R copy costs at most 1.25x their CSR bytes, kept
-  // beside the CSR unless spmv_only; spmm-csr-vec otherwise; other backends
+  // matrices whose ELLPACK-R copy costs at most 1.25x their CSR bytes, built
+  // by the first such spmm() not captured in a CUDA graph (it allocates and
+  // waits for the device; a captured one runs spmm-csr-vec) and kept beside
+  // the CSR, unless spmv_only or the device has no room for it;
+  // spmm-csr-vec otherwise; other backends
   // compute SpMM with their SpMV kernel's format). An SpMM kernel
   // (KernelInfo::spmm_only): spmm() runs it and apply() the default SpMV
   // kernel; `params` are then the SpMM kernel's. `spmv kernels` lists both.
@@ -179,12 +184,16 @@ struct OperatorDescription {
   std::string format;
   std::string kernel;
   KernelParams params;
-  std::size_t device_bytes = 0;  // bytes held on the device (0 for host backends)
+  // Bytes held on the device (0 for host backends); they grow when the first
+  // narrow spmm() builds the default SpMM's copy of A.
+  std::size_t device_bytes = 0;
   // Compulsory bytes of the stored matrix (its arrays read once, padding
   // included): the matrix part of the byte model that GB/s figures use.
   std::size_t matrix_bytes = 0;
   double analysis_seconds = 0;
-  double build_seconds = 0;      // building the format from the uploaded CSR (on the device)
+  // Building the format from the uploaded CSR (on the device), and the
+  // default SpMM's copy of A once the first narrow spmm() has built it.
+  double build_seconds = 0;
   double upload_seconds = 0;     // host-to-device copies
   Reordering reordering = Reordering::none;  // PlanOptions::reordering
   double reorder_seconds = 0;                // computing it (not applying it)

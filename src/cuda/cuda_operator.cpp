@@ -71,14 +71,10 @@ struct PreparedCsr {
 };
 
 // KernelWarmUp's run: the CSR algorithm or the format kernel (whichever is
-// not null) prepared on `sample` and one product with x = 0; and the default
-// SpMM prepared when the operator will build it (FastSpMM's ELLPACK-R copy:
-// a process's first took 1.8-2.0 ms against 1.0-1.2 for the next ones on
-// the 9M rows of the 5-point stencil 3000^2 in f32, device call 144).
+// not null) prepared on `sample` and one product with x = 0.
 template <class T>
 void prepare_and_multiply(const CsrKernelEntry<T>* csr_entry, const FormatKernelEntry<T>* format_entry,
-                          const KernelParams& params, std::optional<bool> default_spmm_formats,
-                          const CsrView<T>& sample, cudaStream_t stream) {
+                          const KernelParams& params, const CsrView<T>& sample, cudaStream_t stream) {
   DeviceBuffer<T> x(static_cast<std::size_t>(sample.cols), "warm-up x", ScratchOn{stream});
   DeviceBuffer<T> y(static_cast<std::size_t>(sample.rows), "warm-up y", ScratchOn{stream});
   SPMV_CUDA_CHECK(cudaMemsetAsync(x.data(), 0, x.bytes(), stream));
@@ -89,16 +85,14 @@ void prepare_and_multiply(const CsrKernelEntry<T>* csr_entry, const FormatKernel
   } else {
     format_entry->make({sample, stream}, params)->spmv(x.data(), y.data(), T(1), T(0), stream);
   }
-  if (default_spmm_formats) {
-    SPMV_CUDA_CHECK(cudaStreamSynchronize(stream));  // its build runs on the default stream, which does not wait
-    make_default_spmm<T>({sample}, *default_spmm_formats);
-  }
 }
 
 // The cuda backend's operator. The product runs either a CSR algorithm on a
 // device CSR or a format kernel; a format kernel's operator also keeps a
 // device CSR (unless spmv_only) for the transposed product and SpMM. SpMM
-// runs the SpMM kernel the plan names, else the default one.
+// runs the SpMM kernel the plan names, else the default one, whose
+// FastSpMM part and its ELLPACK-R copy of A come at the first narrow spmm()
+// (an operator used for SpMV alone never pays their build or memory).
 template <class T>
 class CudaOperator final : public StagedOperator<T> {
  public:
@@ -121,16 +115,10 @@ class CudaOperator final : public StagedOperator<T> {
 
     const auto upload_start = clock_type::now();
     std::optional<KernelWarmUp<T>> warm_up;
-    // The default SpMM is built where a CSR is kept and no SpMM kernel named;
-    // its argument: whether it may add FastSpMM's copy.
-    std::optional<bool> default_spmm_formats;
-    if (!spmm_entry && (csr_entry || !options.spmv_only)) default_spmm_formats = !options.spmv_only;
     if (const Csr<T>* host = a.host_matrix())
-      warm_up.emplace(*host, choice.name + (default_spmm_formats ? " with the default SpMM" : ""),
-                      [&](const CsrView<T>& sample, cudaStream_t stream) {
-                        prepare_and_multiply(csr_entry, format_entry, choice.params, default_spmm_formats, sample,
-                                             stream);
-                      });
+      warm_up.emplace(*host, choice.name, [&](const CsrView<T>& sample, cudaStream_t stream) {
+        prepare_and_multiply(csr_entry, format_entry, choice.params, sample, stream);
+      });
     if (csr_entry) {
       DeviceCsr<T> uploaded = a.copy_to_device();
       if (warm_up) warm_up->finish();
@@ -170,7 +158,8 @@ class CudaOperator final : public StagedOperator<T> {
       check_kernel_params(spmm_entry->info.name, options.params, spmm_entry->info.params);
       spmm_ = spmm_entry->make({csr_->matrix.view()}, options.params);
     } else if (csr_) {
-      spmm_ = make_default_spmm<T>({csr_->matrix.view()}, !options.spmv_only);
+      spmm_ = make_default_spmm<T>({csr_->matrix.view()}, false);
+      fastspmm_copy_pending_ = !options.spmv_only;
     }
     if (spmm_) description_.build_seconds += spmm_->build_seconds();
     if (!format_) description_.upload_seconds = synchronised_seconds_since(upload_start) - description_.build_seconds;
@@ -209,7 +198,9 @@ class CudaOperator final : public StagedOperator<T> {
       spmv_transposed_atomic(fallback_csr("apply_transposed").matrix.view(), x, y, alpha, beta, this->cuda_stream());
   }
   void device_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
-    fallback_csr("spmm");  // throws when planned with spmv_only
+    const PreparedCsr<T>& csr = fallback_csr("spmm");  // throws when planned with spmv_only
+    if (fastspmm_copy_pending_ && k <= fastspmm_default_max_columns && !capturing(this->cuda_stream()))
+      build_default_spmm(csr);
     spmm_->spmm(b, c, k, layout, alpha, beta, this->cuda_stream());
   }
 
@@ -223,6 +214,33 @@ class CudaOperator final : public StagedOperator<T> {
     description_.matrix_bytes = spmm_->matrix_bytes();
   }
 
+  // The default SpMM with FastSpMM's ELLPACK-R copy of A, at the first
+  // narrow spmm() not captured in a graph (a capture may neither allocate nor
+  // wait; until then spmm-csr-vec runs). The description then counts the
+  // copy's build and memory. Where the device has no room for the copy,
+  // spmm-csr-vec stays.
+  void build_default_spmm(const PreparedCsr<T>& csr) {
+    fastspmm_copy_pending_ = false;
+    std::unique_ptr<SpmmAlgorithm<T>> with_copy;
+    try {
+      with_copy = make_default_spmm<T>({csr.matrix.view()}, true);
+    } catch (const OutOfMemory&) {
+      return;
+    }
+    description_.build_seconds += with_copy->build_seconds() - spmm_->build_seconds();
+    description_.device_bytes += with_copy->device_bytes() - spmm_->device_bytes();
+    spmm_ = std::move(with_copy);
+    // The products may run on a non-blocking stream, which would not wait
+    // for the build's work on the legacy default stream.
+    SPMV_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  static bool capturing(cudaStream_t stream) {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    SPMV_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));
+    return status != cudaStreamCaptureStatusNone;
+  }
+
   const PreparedCsr<T>& fallback_csr(const char* operation) const {
     if (!csr_)
       throw Unavailable(std::string(operation) + " is not available: the operator for kernel '" +
@@ -234,7 +252,8 @@ class CudaOperator final : public StagedOperator<T> {
   std::optional<PreparedCsr<T>> transposed_csr_;
   std::unique_ptr<FormatKernel<T>> format_;
   std::unique_ptr<FormatKernel<T>> transposed_format_;
-  std::unique_ptr<SpmmAlgorithm<T>> spmm_;  // present with csr_
+  std::unique_ptr<SpmmAlgorithm<T>> spmm_;  // present with csr_: the named SpMM kernel, else the default
+  bool fastspmm_copy_pending_ = false;        // the default SpMM may yet add FastSpMM's copy of A
   bool deterministic_ = false;                // PlanOptions::deterministic
   OperatorDescription description_;
 };

@@ -250,10 +250,9 @@ TEST(GpuBroBuilds, OutOfMemoryPartWayNamesTheBytesAndLeaksNothing) {
     }
     EXPECT_EQ(detail::device_bytes_in_use(), before);
   }
-  // Through plan(): room for the upload and a quarter more, where the
-  // operator also builds the default SpMM's ELLPACK-R copy (about the CSR's
-  // size) after the format (BRO-HYB copies no part of this matrix, whose
-  // rows all fit its ELL part).
+  // Through plan(): room for the upload and a quarter more, too little for
+  // the CSR the operator keeps and the format beside it (BRO-HYB copies no
+  // part of this matrix, whose rows all fit its ELL part).
   PlanOptions options;
   options.backend = Backend::cuda;
   for (const std::string kernel : {"bro-ell", "bro-coo", "bro-hyb"}) {

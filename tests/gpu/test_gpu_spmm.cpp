@@ -235,9 +235,10 @@ TEST(GpuSpmm, PlanNamesTheSpmmKernelAndKeepsTheDefaultSpmv) {
   EXPECT_EQ(vec.matrix_bytes, (a.rows + 1) * 4u + a.nnz() * 12u);
 }
 
-// With no SpMM kernel named, a regular matrix keeps an ELLPACK-R copy for
-// FastSpMM on narrow products (unless planned for SpMV only); an irregular
-// one does not. Every width gives the reference's result.
+// With no SpMM kernel named, a regular matrix gets an ELLPACK-R copy for
+// FastSpMM at its first narrow spmm() (unless planned for SpMV only), and
+// none before nor for a wide one; an irregular one none at all. Every width
+// gives the reference's result.
 TEST(GpuSpmm, TheDefaultSpmmByMatrixAndWidth) {
   SPMV_GPU_TEST_PRELUDE();
   // Rows of 16: the ELLR-T model's T (at most 16 here) pads nothing.
@@ -255,8 +256,19 @@ TEST(GpuSpmm, TheDefaultSpmmByMatrixAndWidth) {
     options.spmv_only = true;
     const std::size_t spmv_only_bytes = plan(*a, options)->describe().device_bytes;
     const std::size_t ellpack_r_bytes = static_cast<std::size_t>(a->nnz()) * 12 + a->rows * 4u;
+    EXPECT_EQ(op->describe().device_bytes, spmv_only_bytes);
+    const double build_seconds = op->describe().build_seconds;
+    for (index_t k : {16, 4}) {
+      const auto b = test::random_vector<double>(static_cast<std::size_t>(a->cols) * k, 70);
+      std::vector<double> c(static_cast<std::size_t>(a->rows) * k);
+      op->spmm(b.data(), c.data(), k, Layout::row_major, 1.0, 0.0);
+      if (k == 16) {
+        EXPECT_EQ(op->describe().device_bytes, spmv_only_bytes);
+      }
+    }
     if (a == &regular) {
       EXPECT_GE(op->describe().device_bytes, spmv_only_bytes + ellpack_r_bytes);
+      EXPECT_GT(op->describe().build_seconds, build_seconds);
     } else {
       EXPECT_EQ(op->describe().device_bytes, spmv_only_bytes);
     }

@@ -136,6 +136,37 @@ TEST(GpuStreams, ProductsCapturedInACudaGraph) {
   }
 }
 
+// A narrow SpMM captured before any uncaptured one: the capture may not
+// build the default SpMM's ELLPACK-R copy (allocations and waits), so the
+// graph runs spmm-csr-vec; the next uncaptured spmm() builds the copy.
+TEST(GpuStreams, TheDefaultSpmmsCopyIsNotBuiltInACapture) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = generate(parse_generator_spec("uniform:rows=20000,cols=20000,per_row=16"));
+  TestStream stream;
+  const auto op = plan_on(a, Backend::cuda, "csr-vector", stream.handle());
+  const std::size_t planned_bytes = op->describe().device_bytes;
+  const index_t k = 4;
+  const std::vector<double> b = test::random_vector<double>(static_cast<std::size_t>(a.cols) * k, 9);
+  const std::vector<double> c0 = test::random_vector<double>(static_cast<std::size_t>(a.rows) * k, 10);
+  detail::DeviceBuffer<double> db(b, "test B"), dc(c0, "test C");
+  cudaGraph_t graph{};
+  SPMV_CUDA_CHECK(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal));
+  op->spmm(db.data(), dc.data(), k, Layout::row_major, 1.0, 0.0);
+  SPMV_CUDA_CHECK(cudaStreamEndCapture(stream.get(), &graph));
+  cudaGraphExec_t exec{};
+  SPMV_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  SPMV_CUDA_CHECK(cudaGraphLaunch(exec, stream.get()));
+  stream.synchronize();
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  EXPECT_TRUE(test::matches_reference_spmm(a, b, c0, k, Layout::row_major, 1.0, 0.0, downloaded(dc)));
+  EXPECT_EQ(op->describe().device_bytes, planned_bytes);
+  std::vector<double> c(c0.size());
+  op->spmm(b.data(), c.data(), k, Layout::row_major, 1.0, 0.0);
+  EXPECT_TRUE(test::matches_reference_spmm(a, b, c0, k, Layout::row_major, 1.0, 0.0, c));
+  EXPECT_GT(op->describe().device_bytes, planned_bytes);
+}
+
 TEST(GpuStreams, TwoOperatorsFromTwoThreadsMatchSerialUse) {
   SPMV_GPU_TEST_PRELUDE();
   const Csr<double> a = test_matrix();

@@ -2,10 +2,12 @@
 // is right once that stream is synchronised; apply of each kernel family
 // (a CSR kernel, a format kernel, cuSPARSE, SpMM, the transposed product)
 // captured into a CUDA Graph with device operands, then launched, matches the
-// reference; host operands still work on a bound stream; two operators used
-// from two threads at once give bitwise the results of serial use.
+// reference; a captured SpMM does not build the default SpMM's copy; host
+// operands still work on a bound stream; two operators used from two threads
+// at once give bitwise the results of serial use.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <thread>
 
 #include "spmv/gen.hpp"
@@ -38,6 +40,21 @@ std::unique_ptr<Operator<double>> plan_on(const Csr<double>& a, Backend backend,
   options.kernel = kernel;
   options.stream = stream;
   return plan(a, options);
+}
+
+// What `calls` queue on `stream`, captured in a CUDA graph, then the graph
+// launched once and waited for.
+void run_as_graph(TestStream& stream, const std::function<void()>& calls) {
+  cudaGraph_t graph{};
+  SPMV_CUDA_CHECK(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal));
+  calls();
+  SPMV_CUDA_CHECK(cudaStreamEndCapture(stream.get(), &graph));
+  cudaGraphExec_t exec{};
+  SPMV_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  SPMV_CUDA_CHECK(cudaGraphLaunch(exec, stream.get()));
+  stream.synchronize();
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
 }
 
 // operator.hpp spells cudaStreamPerThread as a number (no CUDA types in public
@@ -110,21 +127,14 @@ TEST(GpuStreams, ProductsCapturedInACudaGraph) {
     detail::DeviceBuffer<double> dx(x, "test x"), dy(y0, "test y");
     const double alpha = 1.5, beta = -0.5;
 
-    cudaGraph_t graph{};
-    SPMV_CUDA_CHECK(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal));
-    if (c.spmm_columns > 0)
-      op->spmm(dx.data(), dy.data(), k, Layout::row_major, alpha, beta);
-    else if (c.transposed)
-      op->apply_transposed(dx.data(), dy.data(), alpha, beta);
-    else
-      op->apply(dx.data(), dy.data(), alpha, beta);
-    SPMV_CUDA_CHECK(cudaStreamEndCapture(stream.get(), &graph));
-    cudaGraphExec_t exec{};
-    SPMV_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-    SPMV_CUDA_CHECK(cudaGraphLaunch(exec, stream.get()));
-    stream.synchronize();
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
+    run_as_graph(stream, [&] {
+      if (c.spmm_columns > 0)
+        op->spmm(dx.data(), dy.data(), k, Layout::row_major, alpha, beta);
+      else if (c.transposed)
+        op->apply_transposed(dx.data(), dy.data(), alpha, beta);
+      else
+        op->apply(dx.data(), dy.data(), alpha, beta);
+    });
 
     const std::vector<double> y = downloaded(dy);
     if (c.spmm_columns > 0)
@@ -149,16 +159,7 @@ TEST(GpuStreams, TheDefaultSpmmsCopyIsNotBuiltInACapture) {
   const std::vector<double> b = test::random_vector<double>(static_cast<std::size_t>(a.cols) * k, 9);
   const std::vector<double> c0 = test::random_vector<double>(static_cast<std::size_t>(a.rows) * k, 10);
   detail::DeviceBuffer<double> db(b, "test B"), dc(c0, "test C");
-  cudaGraph_t graph{};
-  SPMV_CUDA_CHECK(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal));
-  op->spmm(db.data(), dc.data(), k, Layout::row_major, 1.0, 0.0);
-  SPMV_CUDA_CHECK(cudaStreamEndCapture(stream.get(), &graph));
-  cudaGraphExec_t exec{};
-  SPMV_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  SPMV_CUDA_CHECK(cudaGraphLaunch(exec, stream.get()));
-  stream.synchronize();
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
+  run_as_graph(stream, [&] { op->spmm(db.data(), dc.data(), k, Layout::row_major, 1.0, 0.0); });
   EXPECT_TRUE(test::matches_reference_spmm(a, b, c0, k, Layout::row_major, 1.0, 0.0, downloaded(dc)));
   EXPECT_EQ(op->describe().device_bytes, planned_bytes);
   std::vector<double> c(c0.size());

@@ -6,8 +6,10 @@
 // Graph). Host operands are copied into staging buffers made at plan time on
 // that stream, and the result is copied back before the call returns, which
 // waits for that stream only; the copy time is reported by
-// last_transfer_seconds(). The one allocation after plan: SpMM on host
-// operands grows its staging buffers to the largest k seen.
+// last_transfer_seconds(). The allocations after plan: SpMM on host
+// operands grows its staging buffers to the largest k seen, and a cuda
+// operator's first narrow SpMM outside a graph capture builds the default
+// SpMM's copy of A (cuda_operator.cpp).
 //
 // Device: the operator belongs to the device current when it was built
 // (build_operator makes PlanOptions::device current for the build), and every

@@ -18,7 +18,8 @@ namespace spmv::detail {
 // never refuse. ELL and HYB are judged from `stats` (the plan's analysis of
 // `a`) where it read every row or is far within the limit, else exactly.
 // ELLR-T is checked with the threads per row its configuration model picks
-// on `gpu`, as its builder does. nullopt for the
+// on `gpu`, as its builder does; where even 32 threads a row (its widest
+// padding) stay within the limit, from the longest row alone. nullopt for the
 // formats whose footprint needs every entry (DIA's diagonals, SELL's sorted
 // windows, the blocked inspection, the BRO bit widths): on the host that
 // costs more than the upload, while their device builds decide it in

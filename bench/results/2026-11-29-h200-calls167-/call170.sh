@@ -14,9 +14,7 @@ for ms in wiki_Vote:271:128:8 wiki_Vote:271:256:8 ct2010:72:128:8; do
   echo "ncu $ms exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
 done
 ls /tmp/shared/matrices/*.mtx | xargs -P 16 -n 4 gzip -1
-SPMV_SHARED_DATA=/tmp/shared SPMV_TEST_MATRIX_STRIDE=8 SPMV_REQUIRE_GPU=1 SPMV_CLI=$B/spmv \
-  timeout 300 $B/spmv_gpu_tests > $OUT/gpu-tests.log 2>&1
-echo "gpu tests exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
+gpu_suite 300
 cat $OUT/gpu.txt $OUT/times.txt
 grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]|SKIPPED" $OUT/gpu-tests.log | head -12
 pack_results 170

@@ -2,7 +2,8 @@
 #   source bench/results/2026-11-29-h200-calls167-/device_setup.sh ARCHIVE [gzip]
 # unpacks .device-build/ARCHIVE (new/ and, for A/B calls, old/) to /tmp/b and the shared data to /tmp/shared (with
 # gzip, the real matrices compressed as the GPU tests read them); sets B (the new build), M (the real matrices),
-# t0 and the library path; writes the GPU's name and driver to $OUT/gpu.txt; defines time_shape and pack_results.
+# t0 and the library path; writes the GPU's name and driver to $OUT/gpu.txt; defines time_shape, gpu_suite,
+# issue12_families, default_builds and pack_results.
 set -u
 rm -rf /tmp/b /tmp/shared && mkdir -p /tmp/b /tmp/shared && xz -dc .device-build/$1 | tar xf - -C /tmp/b
 xz -dc .device-build/data.txz | tar xf - -C /tmp/shared
@@ -17,6 +18,26 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $OUT/gpu.txt
 time_shape() {  # MATRIX COPIES TAG PARAMS
   timeout 40 $B/spmv bench $M/$1.mtx --copies $2 --backend cuda --kernels csr-adaptive --params $4 --precision f32 \
     --runs 20 --json $O/ab-$1-$3.json > $O/ab-$1-$3.txt 2>&1
+}
+
+# The whole GPU suite on the new build (every 8th real matrix; source this file with gzip): $OUT/gpu-tests.log;
+# its exit status in $OUT/times.txt.
+gpu_suite() {  # TIMEOUT_SECONDS
+  SPMV_SHARED_DATA=/tmp/shared SPMV_TEST_MATRIX_STRIDE=8 SPMV_REQUIRE_GPU=1 SPMV_CLI=$B/spmv \
+    timeout $1 $B/spmv_gpu_tests > $OUT/gpu-tests.log 2>&1
+  echo "gpu tests exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
+}
+
+# The five families of issue 12 (two stencils, uniform rows, R-MAT, block-FEM) as bench_format_builds takes them.
+issue12_families="stencil27:n=150 stencil5:nx=3000,ny=3000 uniform:rows=4000000,cols=4000000,per_row=16
+rmat:scale=22,edge_factor=16 blockfem:n=80,block=4"
+
+# bench_format_builds' default plan (--default-only) on issue12_families with the build in /tmp/b/BUILD (VERSION
+# unless given): $O/builds-VERSION-PRECISION-ROUND.txt and .jsonl; its exit status in $OUT/times.txt.
+default_builds() {  # VERSION PRECISION ROUND [BUILD]
+  timeout 60 /tmp/b/${4:-$1}/bench_format_builds $2 --default-only $issue12_families > $O/builds-$1-$2-$3.txt \
+    2> $O/builds-$1-$2-$3.jsonl
+  echo "builds $1 $2 round $3 exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
 }
 
 # Everything under $OUT as one archive, $OUT/callCALL-results.tgz (the device brings back at most 8 files).

@@ -7,15 +7,14 @@
 source bench/results/2026-11-29-h200-calls167-/device_setup.sh c174.txz
 O=$OUT/r; mkdir -p $O
 export OMP_NUM_THREADS=16
-specs="stencil27:n=150 stencil5:nx=3000,ny=3000 uniform:rows=4000000,cols=4000000,per_row=16
-rmat:scale=22,edge_factor=16 blockfem:n=80,block=4"
 for round in 1 2; do
   for v in head hif eager old hif-passive; do
     for p in f32 f64; do
-      if [ $v = hif-passive ]; then bin=/tmp/b/hif; export OMP_WAIT_POLICY=passive; else bin=/tmp/b/$v; unset OMP_WAIT_POLICY; fi
-      timeout 60 $bin/bench_format_builds $p --default-only $specs > $O/builds-$v-$p-$round.txt \
-        2> $O/builds-$v-$p-$round.jsonl
-      echo "builds $v $p round $round exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
+      if [ $v = hif-passive ]; then
+        export OMP_WAIT_POLICY=passive; default_builds $v $p $round hif
+      else
+        unset OMP_WAIT_POLICY; default_builds $v $p $round
+      fi
     done
   done
 done

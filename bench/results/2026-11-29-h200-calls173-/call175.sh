@@ -5,13 +5,9 @@
 source bench/results/2026-11-29-h200-calls167-/device_setup.sh c175.txz gzip
 O=$OUT/r; mkdir -p $O
 export OMP_NUM_THREADS=16
-specs="stencil27:n=150 stencil5:nx=3000,ny=3000 uniform:rows=4000000,cols=4000000,per_row=16
-rmat:scale=22,edge_factor=16 blockfem:n=80,block=4"
-SPMV_SHARED_DATA=/tmp/shared SPMV_TEST_MATRIX_STRIDE=8 SPMV_REQUIRE_GPU=1 SPMV_CLI=$B/spmv \
-  timeout 240 $B/spmv_gpu_tests > $OUT/gpu-tests.log 2>&1
-echo "gpu tests exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
+gpu_suite 240
 for p in f64 f32; do
-  timeout 150 $B/bench_format_builds $p $specs > $O/builds-$p.txt 2> $O/builds-$p.jsonl
+  timeout 150 $B/bench_format_builds $p $issue12_families > $O/builds-$p.txt 2> $O/builds-$p.jsonl
   echo "builds $p exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
 done
 cat $OUT/gpu.txt $OUT/times.txt

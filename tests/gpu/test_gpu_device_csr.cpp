@@ -239,6 +239,7 @@ TEST(GpuDeviceCsr, MeasureModeCachesTheMatrixOnTheDevice) {
   options.plan_cache = test::temp_dir() + "/device-plans.jsonl";
   const Plan measured = make_plan(on_device.view(), options);
   ASSERT_EQ(measured.tuning, "measured") << measured.reason;
+  EXPECT_EQ(measured.reason.find("upload"), std::string::npos) << measured.reason;  // built from the caller's arrays
   const Plan cached = make_plan(on_device.view(), options);
   EXPECT_EQ(cached.tuning, "cached") << cached.reason;
   EXPECT_EQ(cached.options.kernel, measured.options.kernel);

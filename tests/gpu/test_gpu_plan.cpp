@@ -80,12 +80,26 @@ TEST(GpuPlan, MeasureTimesTheBestCandidatesOnceThenUsesTheCache) {
   EXPECT_GE(timed, 2);
   EXPECT_LE(timed, options.measured_candidates + 1);
   EXPECT_EQ(measured.measured_products, timed * 7);  // 2 warm-up + 5 timed each
+  // Every candidate was built from one upload of the host matrix.
+  EXPECT_NE(measured.reason.find("built from one upload of the matrix, counted in each setup"), std::string::npos);
   expect_correct_product(measured, a);
 
   const Plan cached = make_plan(a, options);
   EXPECT_EQ(cached.tuning, "cached") << cached.reason;
   EXPECT_EQ(cached.options.kernel, measured.options.kernel);
   EXPECT_EQ(cached.measured_products, 0);
+}
+
+// The measure mode's one upload checks the columns as an operator's does.
+TEST(GpuPlan, MeasureRefusesAColumnOutOfRange) {
+  SPMV_GPU_TEST_PRELUDE();
+  Csr<double> a = generate(parse_generator_spec("stencil27:n=40"));
+  a.col_idx.back() = a.cols;
+  PlanOptions options;
+  options.backend = Backend::cuda;
+  options.tuning = Tuning::measure;
+  options.plan_cache = test::temp_dir() + "/bad-column-plans.jsonl";
+  EXPECT_THROW(make_plan(a, options), InvalidArgument);
 }
 
 }  // namespace

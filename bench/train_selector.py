@@ -315,13 +315,15 @@ def choose(kernels, row, nnz, refused, expected_products, roofline, margin, risk
 
 
 def judge(records, features, names, expected_products, margin, risk):
-    """Leave-one-group-out: per group, train on the others and choose for the held-out units."""
+    """Leave-one-group-out: per group, train on the others and choose for the held-out units. Returns the outcome
+    per judged unit, and the units left unjudged because their chosen kernel was not measured (or not verified)
+    there: (matrix, precision, device, chosen)."""
     units = defaultdict(dict)
     for r in records:
         if not r["_incomplete"]:  # no ideal to judge against
             units[unit_key(r) + (r["device"]["name"],)][r["kernel"]] = r
     groups = sorted({group_of(r) for r in records})
-    outcome = []
+    outcome, unjudged = [], []
     for group in groups:
         kernels = train([r for r in records if group_of(r) != group], features, names)
         for key, by_kernel in units.items():
@@ -337,6 +339,7 @@ def judge(records, features, names, expected_products, margin, risk):
             roofline = sample["matrix"]["product_bytes"] / (sample["copy_bandwidth_gbs"] * 1e9)
             chosen = choose(kernels, row, sample["matrix"]["nnz"], refused, expected_products, roofline, margin, risk)
             if chosen not in ok:
+                unjudged.append((sample["matrix"]["name"], sample["precision"], key[-1], chosen))
                 continue
             ideal = min(r["median_ms"] for r in ok.values())
             # Each kernel's prediction (log2 over the roofline, and its risk charge) beside its
@@ -350,7 +353,7 @@ def judge(records, features, names, expected_products, margin, risk):
                             "loss": ok[chosen]["median_ms"] / ideal - 1,
                             "vs_cusparse": min(cusparse) / ok[chosen]["median_ms"],
                             "ideal_vs_cusparse": min(cusparse) / ideal})
-    return outcome
+    return outcome, unjudged
 
 
 def summarise(outcome, out):
@@ -410,10 +413,13 @@ def main():
         os.replace(args.out + ".tmp", args.out)
         print(f"model: {len(kernels)} kernels, {len(records)} results -> {args.out}", file=sys.stderr)
     if args.judge:
-        outcome = judge(records, features, names, args.expected_products, args.margin, args.risk)
+        outcome, unjudged = judge(records, features, names, args.expected_products, args.margin, args.risk)
         with open(args.judge, "w") as f:
             summarise(outcome, f)
             f.write("\n")
+            if unjudged:
+                f.write(f"- not judged: {len(unjudged)} units whose chosen kernel was not measured there: "
+                        + ", ".join(f"{m} {p} {d} ({k})" for m, p, d, k in sorted(unjudged)) + "\n")
             for o in sorted(outcome, key=lambda o: o["vs_cusparse"])[:15]:
                 f.write(f"- worst: {o['matrix']} {o['precision']} {o['device']}: chose {o['chosen']}, "
                         f"loss {100 * o['loss']:.0f}%, {o['vs_cusparse']:.2f}x cuSPARSE\n")

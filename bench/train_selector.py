@@ -66,7 +66,8 @@ def read_results(paths, shared_matrices, kernel_changes):
     was measured, side by side. A kernel changed since a run (kernel_changes) keeps only the
     measurements made after the change, on whichever devices they were made; a unit where it
     has none left is marked incomplete (_incomplete): its other kernels still train their
-    trees, but it cannot say which kernel is fastest."""
+    trees, but it cannot say which kernel is fastest. So is a unit without a kernel that most
+    units of its device were measured for."""
     latest = {}
     outdated = set()  # (unit, kernel) of results dropped for a change of their kernel
     vendor_best = {}  # (file index, unit) -> best cuSPARSE time in that file
@@ -100,6 +101,19 @@ def read_results(paths, shared_matrices, kernel_changes):
         if own and newest and r["status"] == "ok":
             r["median_ms"] *= newest / own
     incomplete = {key[:-1] for key in outdated if key not in latest}
+    # A unit measured for a few kernels only (a suite run of named kernels) cannot say which is fastest either:
+    # it lacks a kernel that most of its device's units have.
+    kernels_of = defaultdict(set)
+    for key in latest:
+        kernels_of[key[:-1]].add(key[-1])
+    for device in {unit[-1] for unit in kernels_of}:
+        units = [unit for unit in kernels_of if unit[-1] == device]
+        count = defaultdict(int)
+        for unit in units:
+            for kernel in kernels_of[unit]:
+                count[kernel] += 1
+        usual = {kernel for kernel, n in count.items() if 2 * n > len(units)}
+        incomplete |= {unit for unit in units if not usual <= kernels_of[unit]}
     for key, r in latest.items():
         r["_incomplete"] = key[:-1] in incomplete
     return list(latest.values())

@@ -36,6 +36,13 @@ MIN_LEAF = 4
 # How far (in feature units: mostly log2, so a factor of 2) a matrix may lie outside
 # the range a kernel of ours was trained on before the selector stops trusting it.
 RANGE_SLACK = 1.0
+# Features whose range is open at one end: beyond every training matrix there, nothing physical changes, so the
+# trees' flat extrapolation is right and the range does not stop a kernel. Below the range, x is smaller than
+# any trained (it stays in cache) and there are fewer columns per row (x is read more often from cache); above
+# it, the band is wider than the columns by more, which only says the matrix is taller than it is wide. A tall
+# matrix of few columns (LIBSVM's kdd99: 4.9 M rows, 127 columns) lies there.
+OPEN_BELOW = ["log2_x_bytes_per_l2", "log2_cols_per_rows"]
+OPEN_ABOVE = ["log2_bandwidth_per_cols"]
 
 
 def open_text(path):
@@ -303,19 +310,19 @@ def train(records, features, names):
     return kernels
 
 
-def within_training_range(kernel, row):
-    return all(lo - RANGE_SLACK <= v <= hi + RANGE_SLACK
-               for v, lo, hi in zip(row, kernel["feature_min"], kernel["feature_max"]))
+def within_training_range(kernel, row, names):
+    return all((lo - RANGE_SLACK <= v or name in OPEN_BELOW) and (v <= hi + RANGE_SLACK or name in OPEN_ABOVE)
+               for name, v, lo, hi in zip(names, row, kernel["feature_min"], kernel["feature_max"]))
 
 
-def choose(kernels, row, nnz, refused, expected_products, roofline, margin, risk):
+def choose(kernels, names, row, nnz, refused, expected_products, roofline, margin, risk):
     """The selector's rule (src/core/plan.cpp): least setup + E * product, the product predicted
     pessimistically (2^(risk * uncertainty) times the fit), skipping refusals and kernels of ours
     for matrices outside their training range (cuSPARSE is the fallback); a kernel of ours
     replaces the best cuSPARSE one only when predicted `margin` cheaper."""
     best = best_vendor = None
     for k in kernels:
-        if k["kernel"] in refused or (k["backend"] != "cusparse" and not within_training_range(k, row)):
+        if k["kernel"] in refused or (k["backend"] != "cusparse" and not within_training_range(k, row, names)):
             continue
         product = roofline * 2 ** (predict_boosted(k, row) + risk * k["uncertainty_log2"])
         cost = k["setup_seconds_fixed"] + k["setup_seconds_per_nnz"] * nnz + expected_products * product
@@ -351,7 +358,8 @@ def judge(records, features, names, expected_products, margin, risk):
             refused = {k for k, r in by_kernel.items() if r["status"] != "ok"}
             row = [features[unit_key(sample)][n] for n in names]
             roofline = sample["matrix"]["product_bytes"] / (sample["copy_bandwidth_gbs"] * 1e9)
-            chosen = choose(kernels, row, sample["matrix"]["nnz"], refused, expected_products, roofline, margin, risk)
+            chosen = choose(kernels, names, row, sample["matrix"]["nnz"], refused, expected_products, roofline, margin,
+                            risk)
             if chosen not in ok:
                 unjudged.append((sample["matrix"]["name"], sample["precision"], key[-1], chosen))
                 continue
@@ -359,7 +367,7 @@ def judge(records, features, names, expected_products, margin, risk):
             # Each kernel's prediction (log2 over the roofline, and its risk charge) beside its
             # measurement, for explaining a bad choice.
             predictions = {k["kernel"]: (predict_boosted(k, row), risk * k["uncertainty_log2"],
-                                         within_training_range(k, row),
+                                         within_training_range(k, row, names),
                                          math.log2(ok[k["kernel"]]["median_ms"] * 1e-3 / roofline)
                                          if k["kernel"] in ok else None) for k in kernels}
             outcome.append({"predictions": predictions, "group": group, "set": sample["set"], "device": key[-1], "precision": sample["precision"],
@@ -418,8 +426,9 @@ def main():
     if args.out:
         kernels = train(records, features, names)
         provenance = "; ".join(os.path.join(os.path.basename(os.path.dirname(p)), os.path.basename(p)) for p in args.results)
-        model = {"format": "spmv-selector-model/1", "architecture": args.architecture,
+        model = {"format": "spmv-selector-model/2", "architecture": args.architecture,
                  "provenance": provenance, "vendor_margin": args.margin, "risk": args.risk, "range_slack": RANGE_SLACK,
+                 "open_below": OPEN_BELOW, "open_above": OPEN_ABOVE,
                  "features": names,
                  "kernels": kernels}
         with open(args.out + ".tmp", "w") as f:

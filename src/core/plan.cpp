@@ -223,7 +223,7 @@ std::string rank_candidates(Plan& plan, const detail::SelectorFeatures& features
     const KernelInfo* info = find_kernel(catalogue, kernel.backend, kernel.kernel);
     if (!info) continue;                                       // not in this build
     if (!detail::admissible(*info, plan.options)) continue;  // deterministic mode: not deterministic
-    if (kernel.backend != Backend::cusparse && !kernel.trained_near(features.values, model.range_slack)) {
+    if (kernel.backend != Backend::cusparse && !model.trained_near(kernel, features.values)) {
       unfamiliar += (unfamiliar.empty() ? "" : ", ") + kernel.kernel;
       continue;
     }

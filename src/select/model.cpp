@@ -28,9 +28,11 @@ double KernelModel::predict_log2_slowdown(const std::vector<double>& features) c
   return sum;
 }
 
-bool KernelModel::trained_near(const std::vector<double>& features, double slack) const {
-  for (std::size_t i = 0; i < features.size(); ++i)
-    if (features[i] < feature_min[i] - slack || features[i] > feature_max[i] + slack) return false;
+bool SelectorModel::trained_near(const KernelModel& kernel, const std::vector<double>& features) const {
+  for (std::size_t i = 0; i < features.size(); ++i) {
+    if (features[i] < kernel.feature_min[i] - range_slack && !open_below[i]) return false;
+    if (features[i] > kernel.feature_max[i] + range_slack && !open_above[i]) return false;
+  }
   return true;
 }
 
@@ -271,6 +273,18 @@ KernelModel read_kernel(ModelText& text, std::size_t feature_count) {
   return kernel;
 }
 
+// Per feature of `names`: whether `listed` names it; a name not among them is an error.
+std::vector<bool> feature_flags(const std::vector<std::string>& names, const std::vector<std::string>& listed,
+                                const char* key) {
+  std::vector<bool> flags(names.size(), false);
+  for (const std::string& name : listed) {
+    const auto found = std::find(names.begin(), names.end(), name);
+    if (found == names.end()) fail(std::string("'") + key + "' names '" + name + "', which is not a feature");
+    flags[found - names.begin()] = true;
+  }
+  return flags;
+}
+
 }  // namespace
 
 SelectorModel parse_selector_model(const std::string& text) {
@@ -278,6 +292,7 @@ SelectorModel parse_selector_model(const std::string& text) {
     ModelText reader(text);
     SelectorModel model;
     std::string format;
+    std::vector<std::string> open_below, open_above;
     // The kernels in parallel; the first bad one in file order is reported.
     // Text whose brackets or quotes do not match is read again in order, for
     // the byte where it first goes wrong (the matching only finds the end).
@@ -313,9 +328,13 @@ SelectorModel parse_selector_model(const std::string& text) {
                  {"risk", [&] { model.risk = reader.number(); }},
                  {"vendor_margin", [&] { model.vendor_margin = reader.number(); }},
                  {"range_slack", [&] { model.range_slack = reader.number(); }},
+                 {"open_below", [&] { open_below = reader.strings(); }},
+                 {"open_above", [&] { open_above = reader.strings(); }},
                  {"kernels", read_kernels}});
     reader.finish();
-    if (format != "spmv-selector-model/1") fail("not an spmv-selector-model/1 file");
+    model.open_below = feature_flags(model.feature_names, open_below, "open_below");
+    model.open_above = feature_flags(model.feature_names, open_above, "open_above");
+    if (format != "spmv-selector-model/2") fail("not an spmv-selector-model/2 file");
     if (!(model.risk >= 0) || !(model.range_slack >= 0) || !(model.vendor_margin >= 0 && model.vendor_margin < 1))
       fail("risk and range_slack must be >= 0 and vendor_margin in [0, 1)");
     return model;

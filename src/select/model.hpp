@@ -40,8 +40,6 @@ struct KernelModel {
 
   // log2(time / (csr_product_bytes / copy bandwidth))
   double predict_log2_slowdown(const std::vector<double>& features) const;
-  // Whether `features` lie within the training range widened by `slack`.
-  bool trained_near(const std::vector<double>& features, double slack) const;
 };
 
 struct SelectorModel {
@@ -54,10 +52,20 @@ struct SelectorModel {
   // ours replaces the cheapest cuSPARSE one only when predicted
   // vendor_margin cheaper; a kernel of ours is not a candidate for a matrix
   // more than range_slack outside the features it was trained on (the trees
-  // extrapolate flat there), so cuSPARSE is the fallback for the unfamiliar.
+  // extrapolate flat there), so cuSPARSE is the fallback for the unfamiliar,
+  // except beyond an open end of a feature's range.
   double risk = 0;
   double vendor_margin = 0;
   double range_slack = 0;
+  // Per feature: whether the range is open below or above, where a value
+  // beyond every training matrix's changes nothing physical (x smaller than
+  // any trained is still in cache); flat extrapolation is then right.
+  std::vector<bool> open_below;
+  std::vector<bool> open_above;
+
+  // Whether `features` lie within `kernel`'s training range widened by
+  // range_slack, or beyond it only at an open end.
+  bool trained_near(const KernelModel& kernel, const std::vector<double>& features) const;
 };
 
 // The built-in model's text (generated from src/select/models/ at build time).

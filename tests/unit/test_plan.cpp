@@ -246,8 +246,8 @@ TEST(Plan, BadOptionsAndBadJsonAreRefused) {
 
 TEST(SelectorModel, MalformedModelsAreRefused) {
   const std::string head =
-      R"({"format":"spmv-selector-model/1","architecture":"sm_90","provenance":"test","features":["a","b"],)"
-      R"("risk":1,"vendor_margin":0,"range_slack":1,)";
+      R"({"format":"spmv-selector-model/2","architecture":"sm_90","provenance":"test","features":["a","b"],)"
+      R"("risk":1,"vendor_margin":0,"range_slack":1,"open_below":["b"],"open_above":[],)";
   const auto with_tree = [&](const std::string& tree, const std::string& range = R"([0,0],"feature_max":[1,1])") {
     return head + R"("kernels":[{"kernel":"k","backend":"cuda","format":"csr","base":0,"learning_rate":1,)" +
            R"("setup_seconds_per_nnz":0,"setup_seconds_fixed":0,"uncertainty_log2":0.5,"feature_min":)" + range +
@@ -258,8 +258,13 @@ TEST(SelectorModel, MalformedModelsAreRefused) {
   const detail::SelectorModel model = detail::parse_selector_model(with_tree(good));
   EXPECT_DOUBLE_EQ(model.kernels.at(0).predict_log2_slowdown({0, 0.2}), -1);
   EXPECT_DOUBLE_EQ(model.kernels.at(0).predict_log2_slowdown({0, 0.7}), 2);
-  EXPECT_TRUE(model.kernels.at(0).trained_near({-1, 2}, model.range_slack));
-  EXPECT_FALSE(model.kernels.at(0).trained_near({-1.5, 0.5}, model.range_slack));
+  EXPECT_TRUE(model.trained_near(model.kernels.at(0), {-1, 2}));
+  EXPECT_FALSE(model.trained_near(model.kernels.at(0), {-1.5, 0.5}));
+  EXPECT_FALSE(model.trained_near(model.kernels.at(0), {0.5, 2.5}));  // b is open below only
+  EXPECT_TRUE(model.trained_near(model.kernels.at(0), {0.5, -7}));
+  std::string unknown_feature = with_tree(good);
+  unknown_feature.replace(unknown_feature.find(R"("open_below":["b"])"), 18, R"("open_below":["c"])");
+  EXPECT_THROW(detail::parse_selector_model(unknown_feature), ParseError);
   EXPECT_THROW(detail::parse_selector_model(with_tree(good, R"([0],"feature_max":[1])")), ParseError);
   const std::string cycle = R"({"feature":[1,1,-1],"threshold":[0.5,0.5,0],"left":[1,0,-1],"right":[2,2,-1],)"
                             R"("value":[0,0,2]})";

@@ -1,5 +1,7 @@
 // The plan as a value: JSON round trip, forced kernels, the selector's
 // refusal checks against the format builders, and bad plans.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -227,6 +229,18 @@ TEST(Plan, OperatorsCheckTheMatrixAgainstThePlan) {
   EXPECT_THROW(make_operator(plan, generate(parse_generator_spec("stencil5:n=9"))), InvalidArgument);
   EXPECT_THROW(make_operator(plan, cast<float>(a)), InvalidArgument);
   EXPECT_NO_THROW(make_operator(plan, a));
+}
+
+// A tall matrix of few columns (LIBSVM's kdd99 has 127) lies beyond the
+// selector's training range only where the range is open (smaller x, fewer
+// columns per row): our kernels stay candidates instead of cuSPARSE alone.
+TEST(Plan, ATallMatrixOfFewColumnsKeepsOurKernels) {
+  const Csr<double> a = generate(parse_generator_spec("classification:rows=100000,cols=127,per_row=16"));
+  const Plan plan = make_plan(a, described_h100());
+  const auto ours = std::count_if(plan.candidates.begin(), plan.candidates.end(),
+                                  [](const PlanCandidate& c) { return c.backend == Backend::cuda; });
+  EXPECT_GE(ours, 10) << plan.reason;
+  EXPECT_EQ(plan.reason.find("csr-adaptive,"), std::string::npos) << plan.reason;  // not among the unfamiliar
 }
 
 TEST(Plan, BadOptionsAndBadJsonAreRefused) {

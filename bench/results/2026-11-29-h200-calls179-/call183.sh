@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Device call 183 (one H200): the selector with open range ends (new/) on call 182's thirteen matrices, every
+# kernel and auto, 10^6 expected products, f64 and f32, cuSPARSE in the same run; then the GPU tests of plans,
+# matrices on the device and the suite.
+source bench/results/2026-11-29-h200-calls167-/device_setup.sh c183.txz
+O=$OUT/r; mkdir -p $O
+R=bench/results/2026-11-29-h200-calls179-
+timeout 150 $B/spmv suite --families $R/unseen13.txt --backend cuda --kernels all --precision f64,f32 \
+  --runs 20 --host-runs 0 --expected-products 1e6 --time-limit 120 --out $O/unseen13-all > $O/unseen13-all.log 2>&1
+echo "unseen13, every kernel, exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
+python3 bench/auto_vs_cusparse.py $O/unseen13-all/results.jsonl --worst 8 > $O/unseen13-all-auto.md 2>&1
+gzip -9 $O/unseen13-all/results.jsonl
+SPMV_REQUIRE_GPU=1 SPMV_CLI=$B/spmv timeout 120 $B/spmv_gpu_tests --gtest_filter='GpuPlan.*:GpuDeviceCsr.*:GpuSuite.*' \
+  > $OUT/gpu-tests.log 2>&1
+echo "gpu tests exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
+tail -3 $OUT/gpu-tests.log >> $OUT/times.txt
+cat $OUT/gpu.txt $OUT/times.txt $O/unseen13-all-auto.md
+pack_results 183

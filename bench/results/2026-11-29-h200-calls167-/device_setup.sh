@@ -3,7 +3,7 @@
 # unpacks .device-build/ARCHIVE (new/ and, for A/B calls, old/) to /tmp/b and the shared data to /tmp/shared (with
 # gzip, the real matrices compressed as the GPU tests read them); sets B (the new build), M (the real matrices),
 # t0 and the library path; writes the GPU's name and driver to $OUT/gpu.txt; defines time_shape, gpu_suite,
-# issue12_families, default_builds and pack_results.
+# issue12_families, default_builds, all_kernels_suite and pack_results.
 set -u
 rm -rf /tmp/b /tmp/shared && mkdir -p /tmp/b /tmp/shared && xz -dc .device-build/$1 | tar xf - -C /tmp/b
 xz -dc .device-build/data.txz | tar xf - -C /tmp/shared
@@ -43,4 +43,15 @@ default_builds() {  # VERSION PRECISION ROUND [BUILD]
 # Everything under $OUT as one archive, $OUT/callCALL-results.tgz (the device brings back at most 8 files).
 pack_results() {  # CALL
   cd $OUT && tar czf /tmp/results.tgz ./* && rm -rf ./* && mv /tmp/results.tgz $OUT/call$1-results.tgz
+}
+
+# Every kernel and auto at 10^6 expected products on the families of FAMILIES_FILE, f64 and f32, cuSPARSE in the
+# same run, measuring for SECONDS at most (killed after TIMEOUT): $O/NAME-all/results.jsonl.gz, its log, and
+# auto against cuSPARSE in $O/NAME-all-auto.md; its exit status in $OUT/times.txt.
+all_kernels_suite() {  # FAMILIES_FILE NAME SECONDS TIMEOUT
+  timeout $4 $B/spmv suite --families $1 --backend cuda --kernels all --precision f64,f32 \
+    --runs 20 --host-runs 0 --expected-products 1e6 --time-limit $3 --out $O/$2-all > $O/$2-all.log 2>&1
+  echo "$2, every kernel, exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
+  python3 bench/auto_vs_cusparse.py $O/$2-all/results.jsonl --worst 8 > $O/$2-all-auto.md 2>&1
+  gzip -9 $O/$2-all/results.jsonl
 }

@@ -5,11 +5,7 @@
 source bench/results/2026-11-29-h200-calls167-/device_setup.sh c183.txz
 O=$OUT/r; mkdir -p $O
 R=bench/results/2026-11-29-h200-calls179-
-timeout 150 $B/spmv suite --families $R/unseen13.txt --backend cuda --kernels all --precision f64,f32 \
-  --runs 20 --host-runs 0 --expected-products 1e6 --time-limit 120 --out $O/unseen13-all > $O/unseen13-all.log 2>&1
-echo "unseen13, every kernel, exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
-python3 bench/auto_vs_cusparse.py $O/unseen13-all/results.jsonl --worst 8 > $O/unseen13-all-auto.md 2>&1
-gzip -9 $O/unseen13-all/results.jsonl
+all_kernels_suite $R/unseen13.txt unseen13 120 150
 SPMV_REQUIRE_GPU=1 SPMV_CLI=$B/spmv timeout 120 $B/spmv_gpu_tests --gtest_filter='GpuPlan.*:GpuDeviceCsr.*:GpuSuite.*' \
   > $OUT/gpu-tests.log 2>&1
 echo "gpu tests exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt

@@ -22,6 +22,8 @@ struct PlanCommandOptions {
   std::string backend = "cuda";
   std::string kernel;
   double expected_products = default_expected_products;
+  index_t k = 1;
+  std::string layout = "row";
   bool measure = false;
   bool deterministic = false;
   int measured_candidates = PlanOptions{}.measured_candidates;
@@ -43,22 +45,26 @@ void print_plan(const Plan& p, const std::string& source) {
              p.format.empty() ? "" : ", format " + p.format, p.tuning);
   fmt::print("reason      {}\n", p.reason);
   if (p.candidates.empty()) return;
-  fmt::print("predicted   {:.4f} ms per product, {:.3f} ms setup; expected products {:g}\n",
-             p.predicted_seconds * 1e3, p.predicted_setup_seconds * 1e3, p.expected_products);
+  const bool predicted = p.options.spmm_columns == 0;  // no model predicts an SpMM
+  if (predicted)
+    fmt::print("predicted   {:.4f} ms per product, {:.3f} ms setup; expected products {:g}\n",
+               p.predicted_seconds * 1e3, p.predicted_setup_seconds * 1e3, p.expected_products);
   fmt::print("planning    analysis {:.3f} ms, selection {:.3f} ms", p.analysis_seconds * 1e3,
              p.selection_seconds * 1e3);
   if (p.tuning == "measured" || p.tuning == "cached")
     fmt::print(", measurement {:.3f} ms ({} products timed)", p.measurement_seconds * 1e3, p.measured_products);
   fmt::print("\n\n{:>4}  {:<20} {:<9} {:<9} {:>12} {:>11} {:>11} {:>12} {:>11}  {}\n", "rank", "kernel", "backend",
              "format", "product ms", "setup ms", "cost ms", "measured ms", "setup ms", "refusal");
-  const auto measured = [](const std::optional<double>& seconds) {
-    return seconds ? fmt::format("{:.4f}", *seconds * 1e3) : std::string("-");
+  const auto ms = [](const std::optional<double>& seconds, int decimals) {
+    return seconds ? fmt::format("{:.{}f}", *seconds * 1e3, decimals) : std::string("-");
   };
+  const auto if_predicted = [&](double seconds) { return predicted ? std::optional<double>(seconds) : std::nullopt; };
   int rank = 0;
   for (const PlanCandidate& c : p.candidates)
-    fmt::print("{:>4}  {:<20} {:<9} {:<9} {:>12.4f} {:>11.3f} {:>11.3f} {:>12} {:>11}  {}\n", ++rank, c.kernel,
-               to_string(c.backend), c.format, c.predicted_seconds * 1e3, c.predicted_setup_seconds * 1e3,
-               c.predicted_cost_seconds * 1e3, measured(c.measured_seconds), measured(c.measured_setup_seconds),
+    fmt::print("{:>4}  {:<20} {:<9} {:<9} {:>12} {:>11} {:>11} {:>12} {:>11}  {}\n", ++rank, c.kernel,
+               to_string(c.backend), c.format, ms(if_predicted(c.predicted_seconds), 4),
+               ms(if_predicted(c.predicted_setup_seconds), 3), ms(if_predicted(c.predicted_cost_seconds), 3),
+               ms(c.measured_seconds, 4), ms(c.measured_setup_seconds, 4),
                c.refusal ? (c.refusal->empty() ? "accepts" : *c.refusal) : "-");
 }
 
@@ -68,6 +74,8 @@ int run_plan(const PlanCommandOptions& o, const Csr<double>& matrix, const std::
   options.backend = backend_from_string(o.backend.c_str());
   options.kernel = o.kernel;
   options.expected_products = o.expected_products;
+  options.spmm_columns = o.k > 1 ? o.k : 0;
+  options.spmm_layout = o.layout == "col" ? Layout::col_major : Layout::row_major;
   options.tuning = o.measure ? Tuning::measure : Tuning::model;
   options.measured_candidates = o.measured_candidates;
   options.plan_cache = o.plan_cache;
@@ -120,9 +128,14 @@ Command add_plan_command(CLI::App& app) {
       ->check(CLI::IsMember({"cpu", "reference", "cuda", "cusparse"}));
   c->add_option("--kernel", o->kernel, "take this kernel instead of choosing (see 'spmv kernels')");
   add_expected_products_option(*c, o->expected_products);
+  c->add_option("--k", o->k, "plan for the SpMM C = A*B with this many columns of B (default 1: the SpMV)")
+      ->check(CLI::Range(1, 1 << 20));
+  c->add_option("--layout", o->layout, "with --k: the layout of B and C, row (default) or col")
+      ->check(CLI::IsMember({"row", "col"}));
   c->add_flag("--measure", o->measure,
-              "build and time the model's best candidates and the best cuSPARSE one on this GPU, keep the "
-              "fastest for setup + expected products, and remember it in the plan cache");
+              "build and time the model's best candidates and the best cuSPARSE one on this GPU (with --k: "
+              "every SpMM kernel), keep the fastest for setup + expected products, and remember it in the plan "
+              "cache");
   c->add_flag("--deterministic", o->deterministic,
               "consider only kernels with bitwise identical results run to run (see 'spmv kernels'); a "
               "--kernel without it is refused");

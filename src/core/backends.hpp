@@ -46,10 +46,12 @@ GpuShape current_gpu_shape();
 // The current device's name, SM count and L2 size, and its copy bandwidth
 // measured once per process and device (a few milliseconds).
 DeviceProperties current_device_properties();
-// The median of `runs` products y = A x on device operands, after `warmup`
-// untimed ones (the measure mode's timer).
+// The median of `runs` products on device operands, after `warmup` untimed
+// ones (the measure mode's timer): y = A x, or with spmm_columns = k >= 2
+// C = A B with k columns in `layout`.
 template <class T>
-double median_product_seconds(Operator<T>& op, int warmup, int runs);
+double median_product_seconds(Operator<T>& op, int warmup, int runs, index_t spmm_columns = 0,
+                              Layout layout = Layout::row_major);
 #endif
 
 }  // namespace spmv::detail

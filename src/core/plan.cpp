@@ -351,14 +351,10 @@ std::unique_ptr<Operator<T>> build_to_measure(const Plan& forced, const Matrix& 
   return op;
 }
 
-// Tuning::measure, second step: the model's top candidates and the best
-// cuSPARSE one built and timed here, the winner (least measured setup +
-// expected_products x product) cached.
+// What the measure mode times for an SpMV plan: the model's top candidates
+// and the best cuSPARSE one.
 template <class Matrix>
-void measure_candidates(Plan& plan, const Matrix& a, const MatrixStats& stats, PlanCacheEntry& cache) {
-  using T = typename detail::MatrixValue<Matrix>::type;
-  const auto start = clock_type::now();
-  const std::string expected = expected_products_text(plan);
+std::vector<PlanCandidate*> best_candidates_to_measure(Plan& plan, const Matrix& a, const MatrixStats& stats) {
   std::vector<PlanCandidate*> to_measure;
   for (PlanCandidate& c : plan.candidates)
     if (static_cast<int>(to_measure.size()) < plan.options.measured_candidates && accepts(c, a, stats, *plan.device))
@@ -366,7 +362,18 @@ void measure_candidates(Plan& plan, const Matrix& a, const MatrixStats& stats, P
   PlanCandidate* vendor = first_accepted(plan, a, stats, true);
   if (vendor && std::find(to_measure.begin(), to_measure.end(), vendor) == to_measure.end())
     to_measure.push_back(vendor);
+  return to_measure;
+}
 
+// Tuning::measure, second step: `to_measure` built and timed here (the
+// product the plan is for: SpMV or SpMM), the winner (least measured setup +
+// expected_products x product) cached.
+template <class Matrix>
+void measure_candidates(Plan& plan, const Matrix& a, const std::vector<PlanCandidate*>& to_measure,
+                        PlanCacheEntry& cache) {
+  using T = typename detail::MatrixValue<Matrix>::type;
+  const auto start = clock_type::now();
+  const std::string expected = expected_products_text(plan);
   constexpr int warmup = 2, runs = 5;
   std::optional<detail::UploadedCsr<T>> uploaded = upload_for_measuring(a);
   const bool from_one_upload = uploaded.has_value();
@@ -388,7 +395,8 @@ void measure_candidates(Plan& plan, const Matrix& a, const MatrixStats& stats, P
       continue;
     }
     c->measured_setup_seconds = setup_seconds;
-    c->measured_seconds = detail::median_product_seconds(*op, warmup, runs);
+    c->measured_seconds =
+        detail::median_product_seconds(*op, warmup, runs, plan.options.spmm_columns, plan.options.spmm_layout);
     plan.measured_products += warmup + runs;
     const double cost = *c->measured_setup_seconds + plan.expected_products * *c->measured_seconds;
     if (!best || cost < best_cost) {
@@ -401,7 +409,7 @@ void measure_candidates(Plan& plan, const Matrix& a, const MatrixStats& stats, P
                                                 : "; built from one upload until the device ran out of room";
   plan.measurement_seconds += seconds_since(start);
   if (!best) {
-    plan.reason += "; no candidate could be built to measure: the model's choice stands" + cache.note;
+    plan.reason += "; no candidate could be built to measure, so this choice stands" + cache.note;
     return;
   }
   take(plan, *best);
@@ -455,14 +463,56 @@ void check_matrix(const DeviceCsrView<T>& a, const PlanOptions& options) {
 #endif
 }
 
+// The product a plan is for, in the cache key: an SpMM plan has its own entry
+// for each k and layout.
+std::string product_key(const PlanOptions& options) {
+  return options.spmm_columns == 0 ? ""
+                                   : " spmm " + std::to_string(options.spmm_columns) + " " +
+                                         to_string(options.spmm_layout);
+}
+
 template <class T>
 std::string cache_key(const Csr<T>& a, const MatrixDescription&, const Plan& plan) {
-  return detail::plan_cache_key(a, *plan.device, plan.expected_products);
+  return detail::plan_cache_key(a, *plan.device, plan.expected_products) + product_key(plan.options);
 }
 template <class T>
 std::string cache_key(const DeviceCsrView<T>&, const MatrixDescription& described, const Plan& plan) {
   return detail::plan_cache_key(described.device_fingerprint, described.stats, sizeof(T), *plan.device,
-                                plan.expected_products);
+                                plan.expected_products) +
+         product_key(plan.options);
+}
+
+// A plan for spmm() (PlanOptions::spmm_columns): every SpMM kernel is a
+// candidate. No model ranks them: the measure mode times them all, and the
+// model mode leaves the backend's default SpMM.
+template <class Matrix>
+void plan_spmm(Plan& plan, const Matrix& a, const MatrixDescription& described) {
+  for (const KernelInfo& info : built_catalogue())
+    if (info.spmm_only && detail::admissible(info, plan.options)) {
+      PlanCandidate c;
+      c.backend = info.backend;
+      c.kernel = info.name;
+      c.format = info.format;
+      plan.candidates.push_back(std::move(c));
+    }
+  const std::string product = "SpMM of " + std::to_string(plan.options.spmm_columns) + " columns, " +
+                              to_string(plan.options.spmm_layout);
+  plan.reason = "no model is trained for SpMM: spmm() runs the backend's default SpMM (tuning 'measure' times the " +
+                std::to_string(plan.candidates.size()) + " SpMM kernels for " + product + ")";
+#ifdef SPMV_HAVE_CUDA
+  if (plan.options.tuning != Tuning::measure || plan.candidates.empty()) return;
+  PlanCacheEntry cache{detail::PlanCache(detail::plan_cache_path(plan.options)), cache_key(a, described, plan), {}};
+  if (!take_cached_choice(plan, cache)) {
+    std::vector<PlanCandidate*> every_candidate;
+    for (PlanCandidate& c : plan.candidates) every_candidate.push_back(&c);
+    const detail::DeviceScope on_device(plan.options.device);  // the timing events live there
+    measure_candidates(plan, a, every_candidate, cache);
+  }
+  plan.reason = product + ": " + plan.reason;
+#else
+  (void)a;
+  (void)described;
+#endif
 }
 
 template <class Matrix>
@@ -477,6 +527,9 @@ Plan make_plan_of(const Matrix& a, const PlanOptions& options) {
   if (options.measured_candidates < 1)
     throw InvalidArgument("measured_candidates must be at least 1 (got " +
                           std::to_string(options.measured_candidates) + ")");
+  if (options.spmm_columns < 0 || options.spmm_columns == 1)
+    throw InvalidArgument("spmm_columns must be 0 (a plan for the SpMV) or at least 2 (got " +
+                          std::to_string(options.spmm_columns) + ")");
   detail::check_deterministic_kernel(built_catalogue(), options);
   Plan plan;
   plan.options = options;
@@ -508,6 +561,10 @@ Plan make_plan_of(const Matrix& a, const PlanOptions& options) {
   }
   plan.device = device_to_plan_for(options);
   const MatrixDescription described = describe_matrix(plan, a, *plan.device);
+  if (options.spmm_columns > 0) {
+    plan_spmm(plan, a, described);
+    return plan;
+  }
   const detail::SelectorModel* model = nullptr;
   try {
     model = &detail::builtin_selector_model();
@@ -535,7 +592,7 @@ Plan make_plan_of(const Matrix& a, const PlanOptions& options) {
 #ifdef SPMV_HAVE_CUDA
   if (cache && plan.tuning == "model") {
     const detail::DeviceScope on_device(options.device);  // the timing events live there
-    measure_candidates(plan, a, described.stats, *cache);
+    measure_candidates(plan, a, best_candidates_to_measure(plan, a, described.stats), *cache);
   }
 #endif
   return plan;

@@ -36,6 +36,12 @@ Tuning tuning_from(const std::string& name) {
   throw InvalidArgument("tuning must be model or measure, not '" + name + "'");
 }
 
+Layout layout_from(const std::string& name) {
+  if (name == to_string(Layout::row_major)) return Layout::row_major;
+  if (name == to_string(Layout::col_major)) return Layout::col_major;
+  throw InvalidArgument("spmm_layout must be row-major or col-major, not '" + name + "'");
+}
+
 json options_json(const PlanOptions& o) {
   return {{"backend", to_string(o.backend)},
           {"kernel", o.kernel},
@@ -45,6 +51,8 @@ json options_json(const PlanOptions& o) {
           {"device", o.device},
           {"reordering", to_string(o.reordering)},
           {"expected_products", o.expected_products},
+          {"spmm_columns", o.spmm_columns},
+          {"spmm_layout", to_string(o.spmm_layout)},
           {"target_device", o.target_device ? device_json(*o.target_device) : json(nullptr)},
           {"tuning", to_string(o.tuning)},
           {"measured_candidates", o.measured_candidates},
@@ -66,8 +74,10 @@ PlanOptions options_from(const json& j) {
   o.tuning = tuning_from(j.at("tuning").get<std::string>());
   o.measured_candidates = j.at("measured_candidates").get<int>();
   o.plan_cache = j.at("plan_cache").get<std::string>();
-  // Plans saved before deterministic mode existed lack the key.
+  // Plans saved before deterministic mode or SpMM plans existed lack the keys.
   if (j.contains("deterministic")) o.deterministic = j.at("deterministic").get<bool>();
+  if (j.contains("spmm_columns")) o.spmm_columns = j.at("spmm_columns").get<index_t>();
+  if (j.contains("spmm_layout")) o.spmm_layout = layout_from(j.at("spmm_layout").get<std::string>());
   return o;
 }
 

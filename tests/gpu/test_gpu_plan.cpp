@@ -1,5 +1,7 @@
 // The plan on the GPU: the model's choice builds and multiplies correctly,
 // and the measure mode times candidates once, then answers from its cache.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "spmv/gen.hpp"
@@ -88,6 +90,49 @@ TEST(GpuPlan, MeasureTimesTheBestCandidatesOnceThenUsesTheCache) {
   EXPECT_EQ(cached.tuning, "cached") << cached.reason;
   EXPECT_EQ(cached.options.kernel, measured.options.kernel);
   EXPECT_EQ(cached.measured_products, 0);
+}
+
+// An SpMM plan measured: every SpMM kernel built and timed for k columns, the
+// winner an SpMM kernel whose operator multiplies correctly; the cache keeps
+// it for that k and layout only.
+TEST(GpuPlan, MeasureTimesEverySpmmKernelForItsColumns) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = generate(parse_generator_spec("stencil27:n=30"));
+  PlanOptions options;
+  options.backend = Backend::cuda;
+  options.expected_products = 1e3;
+  options.tuning = Tuning::measure;
+  options.spmm_columns = 4;
+  options.plan_cache = test::temp_dir() + "/spmm-plans.jsonl";
+  const Plan measured = make_plan(a, options);
+  SCOPED_TRACE(measured.reason);
+  ASSERT_EQ(measured.tuning, "measured");
+  ASSERT_GE(measured.candidates.size(), 4u);
+  int timed = 0;
+  for (const PlanCandidate& c : measured.candidates) {
+    EXPECT_TRUE(c.measured_seconds || c.refusal) << c.kernel << " neither timed nor refused";
+    timed += c.measured_seconds ? 1 : 0;
+  }
+  EXPECT_EQ(measured.measured_products, timed * 7);  // 2 warm-up + 5 timed each
+  EXPECT_EQ(measured.reason.rfind("SpMM of 4 columns, row-major: ", 0), 0u);
+  const std::vector<KernelInfo> catalogue = kernel_catalogue();
+  const auto chosen = std::find_if(catalogue.begin(), catalogue.end(),
+                                   [&](const KernelInfo& k) { return k.name == measured.options.kernel; });
+  ASSERT_NE(chosen, catalogue.end());
+  EXPECT_TRUE(chosen->spmm_only) << chosen->name;
+  const auto op = make_operator(measured, a);
+  for (Layout layout : {Layout::row_major, Layout::col_major}) {
+    const std::vector<double> b = test::random_vector<double>(static_cast<std::size_t>(a.cols) * 4, 7);
+    std::vector<double> c(static_cast<std::size_t>(a.rows) * 4);
+    op->spmm(b.data(), c.data(), 4, layout);
+    EXPECT_TRUE(test::matches_reference_spmm(a, b, {}, 4, layout, 1.0, 0.0, c)) << measured.options.kernel;
+  }
+
+  EXPECT_EQ(make_plan(a, options).tuning, "cached");
+  options.spmm_columns = 8;
+  EXPECT_EQ(make_plan(a, options).tuning, "measured") << "k = 8 has its own entry";
+  options.spmm_columns = 0;
+  EXPECT_EQ(make_plan(a, options).tuning, "measured") << "the SpMV has its own entry";
 }
 
 // The measure mode's one upload checks the columns as an operator's does.

@@ -244,6 +244,35 @@ TEST(Plan, ATallMatrixOfFewColumnsKeepsOurKernels) {
   EXPECT_EQ(plan.reason.find("csr-adaptive,"), std::string::npos) << plan.reason;  // not among the unfamiliar
 }
 
+// A plan for SpMM: the SpMM kernels are its candidates; with no model for
+// them, the model mode leaves the backend's default SpMM and says so.
+TEST(Plan, AnSpmmPlanListsTheSpmmKernelsAndKeepsTheDefault) {
+  const Csr<double> a = generate(parse_generator_spec("stencil27:n=16"));
+  PlanOptions options = described_h100();
+  options.spmm_columns = 4;
+  options.spmm_layout = Layout::col_major;
+  const Plan plan = make_plan(a, options);
+  EXPECT_EQ(plan.tuning, "default");
+  EXPECT_TRUE(plan.options.kernel.empty());
+  EXPECT_NE(plan.reason.find("no model is trained for SpMM"), std::string::npos) << plan.reason;
+  EXPECT_NE(plan.reason.find("SpMM of 4 columns, col-major"), std::string::npos) << plan.reason;
+  const std::vector<KernelInfo> catalogue = kernel_catalogue();
+  const auto info_of = [&](const PlanCandidate& c) {
+    return *std::find_if(catalogue.begin(), catalogue.end(), [&](const KernelInfo& k) { return k.name == c.kernel; });
+  };
+  const auto spmm_kernels = std::count_if(catalogue.begin(), catalogue.end(), [](const KernelInfo& k) { return k.spmm_only; });
+  EXPECT_EQ(static_cast<std::ptrdiff_t>(plan.candidates.size()), spmm_kernels);
+  for (const PlanCandidate& c : plan.candidates) EXPECT_TRUE(info_of(c).spmm_only) << c.kernel;
+  const Plan back = plan_from_json(plan_to_json(plan));
+  EXPECT_EQ(back.options.spmm_columns, 4);
+  EXPECT_EQ(back.options.spmm_layout, Layout::col_major);
+  // In deterministic mode only the deterministic SpMM kernels are candidates.
+  options.deterministic = true;
+  for (const PlanCandidate& c : make_plan(a, options).candidates) EXPECT_TRUE(info_of(c).deterministic) << c.kernel;
+  options.spmm_columns = 1;
+  EXPECT_THROW(make_plan(a, options), InvalidArgument);
+}
+
 TEST(Plan, BadOptionsAndBadJsonAreRefused) {
   const Csr<double> a = generate(parse_generator_spec("stencil5:n=8"));
   PlanOptions options;
@@ -370,6 +399,11 @@ TEST(CliPlan, PrintsTheChoiceForADescribedDevice) {
   EXPECT_EQ(plan_from_json(json.out).value_type, "f32");
   const CliRun bad = run_cli({"plan", "--gen", "stencil5:n=30", "--device-l2", "50MiB"});
   EXPECT_EQ(bad.exit_code, 2);
+  const CliRun spmm = run_cli({"plan", "--gen", "stencil5:n=30", "--k", "8", "--layout", "col", "--json",
+                               "--device-l2", "50MiB", "--device-sms", "132", "--device-bandwidth", "3000"});
+  ASSERT_EQ(spmm.exit_code, 0) << spmm.err;
+  EXPECT_EQ(plan_from_json(spmm.out).options.spmm_columns, 8);
+  EXPECT_EQ(plan_from_json(spmm.out).options.spmm_layout, Layout::col_major);
 }
 
 }  // namespace

@@ -159,6 +159,20 @@ TEST_P(GpuSpmmEach, OnGeneratedMatrices) {
   }
 }
 
+// Rows far longer than the mean (a few huge rows, as power-law graphs' hubs)
+// go to spmm-csr-vec's long-rows kernel, a block each; the other rows stay
+// with the lane groups. Every k, both layouts, alpha/beta, both precisions.
+TEST(GpuSpmm, CsrVecGivesLongRowsABlockEach) {
+  SPMV_GPU_TEST_PRELUDE();
+  const char* spec = "fewhuge:rows=20000,cols=20000,per_row=4,huge_rows=3,huge_length=15000";
+  const Csr<double> a = generate(parse_generator_spec(spec));
+  for (const KernelParams& params : {KernelParams{}, KernelParams{{"entry_lanes", 32}}}) {
+    const test::KernelCase c{Backend::cuda, "spmm-csr-vec", params};
+    EXPECT_TRUE(check_spmm<double>(a, spec, c, column_counts));
+    EXPECT_TRUE(check_spmm<float>(a, spec, c, {3, 8, 9, 33}));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(GpuSpmm, GpuSpmmEach, ::testing::ValuesIn(test::kernels_of(spmm_cases())),
                          test::test_name_of_kernel);
 // A build without CUDA has no GPU kernels, hence no instances.

@@ -20,6 +20,16 @@ void expect_correct_product(const Plan& p, const Csr<T>& a) {
   EXPECT_TRUE(test::matches_reference_spmv(a, x, {}, T(1), T(0), y)) << p.options.kernel;
 }
 
+// Options of the measure mode with a plan cache of its own in the test's folder.
+PlanOptions measuring(double expected_products, const std::string& cache_name) {
+  PlanOptions options;
+  options.backend = Backend::cuda;
+  options.expected_products = expected_products;
+  options.tuning = Tuning::measure;
+  options.plan_cache = test::temp_dir() + "/" + cache_name;
+  return options;
+}
+
 TEST(GpuPlan, TheModelsChoiceIsCorrectForEveryExpectedProductCount) {
   SPMV_GPU_TEST_PRELUDE();
   for (const char* spec : {"stencil27:n=40", "rmat:scale=14,edge_factor=8", "banded:rows=50000,lower=4,upper=4"}) {
@@ -64,11 +74,7 @@ TEST(GpuPlan, AChoiceTheBuildRefusesGivesWayToTheNextCandidate) {
 TEST(GpuPlan, MeasureTimesTheBestCandidatesOnceThenUsesTheCache) {
   SPMV_GPU_TEST_PRELUDE();
   const Csr<double> a = generate(parse_generator_spec("stencil27:n=40"));
-  PlanOptions options;
-  options.backend = Backend::cuda;
-  options.expected_products = 1e4;
-  options.tuning = Tuning::measure;
-  options.plan_cache = test::temp_dir() + "/plans.jsonl";
+  const PlanOptions options = measuring(1e4, "plans.jsonl");
   const Plan measured = make_plan(a, options);
   SCOPED_TRACE(measured.reason);
   ASSERT_EQ(measured.tuning, "measured");
@@ -98,12 +104,8 @@ TEST(GpuPlan, MeasureTimesTheBestCandidatesOnceThenUsesTheCache) {
 TEST(GpuPlan, MeasureTimesEverySpmmKernelForItsColumns) {
   SPMV_GPU_TEST_PRELUDE();
   const Csr<double> a = generate(parse_generator_spec("stencil27:n=30"));
-  PlanOptions options;
-  options.backend = Backend::cuda;
-  options.expected_products = 1e3;
-  options.tuning = Tuning::measure;
+  PlanOptions options = measuring(1e3, "spmm-plans.jsonl");
   options.spmm_columns = 4;
-  options.plan_cache = test::temp_dir() + "/spmm-plans.jsonl";
   const Plan measured = make_plan(a, options);
   SCOPED_TRACE(measured.reason);
   ASSERT_EQ(measured.tuning, "measured");
@@ -140,11 +142,7 @@ TEST(GpuPlan, MeasureRefusesAColumnOutOfRange) {
   SPMV_GPU_TEST_PRELUDE();
   Csr<double> a = generate(parse_generator_spec("stencil27:n=40"));
   a.col_idx.back() = a.cols;
-  PlanOptions options;
-  options.backend = Backend::cuda;
-  options.tuning = Tuning::measure;
-  options.plan_cache = test::temp_dir() + "/bad-column-plans.jsonl";
-  EXPECT_THROW(make_plan(a, options), InvalidArgument);
+  EXPECT_THROW(make_plan(a, measuring(default_expected_products, "bad-column-plans.jsonl")), InvalidArgument);
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 # unpacks .device-build/ARCHIVE (new/ and, for A/B calls, old/) to /tmp/b and the shared data to /tmp/shared (with
 # gzip, the real matrices compressed as the GPU tests read them); sets B (the new build), M (the real matrices),
 # t0 and the library path; writes the GPU's name and driver to $OUT/gpu.txt; defines time_shape, gpu_suite,
-# issue12_families, default_builds, all_kernels_suite and pack_results.
+# issue12_families, default_builds, all_kernels_suite, auto_suite and pack_results.
 set -u
 rm -rf /tmp/b /tmp/shared && mkdir -p /tmp/b /tmp/shared && xz -dc .device-build/$1 | tar xf - -C /tmp/b
 xz -dc .device-build/data.txz | tar xf - -C /tmp/shared
@@ -54,4 +54,15 @@ all_kernels_suite() {  # FAMILIES_FILE NAME SECONDS TIMEOUT
   echo "$2, every kernel, exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
   python3 bench/auto_vs_cusparse.py $O/$2-all/results.jsonl --worst 8 > $O/$2-all-auto.md 2>&1
   gzip -9 $O/$2-all/results.jsonl
+}
+
+# auto beside csr-adaptive and cuSPARSE's algorithms at 10^6 expected products, f64 and f32, on the matrices that
+# SOURCE... (spmv suite's arguments) name, measuring for SECONDS at most (killed after TIMEOUT): $O/NAME/results.jsonl
+# and $O/NAME.log; its exit status in $OUT/times.txt.
+auto_suite() {  # NAME SECONDS TIMEOUT SOURCE...
+  local name=$1 seconds=$2 limit=$3
+  shift 3
+  timeout $limit $B/spmv suite "$@" --backend cuda --kernels csr-adaptive --precision f64,f32 --runs 20 --host-runs 0 \
+    --expected-products 1e6 --time-limit $seconds --out $O/$name > $O/$name.log 2>&1
+  echo "$name exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
 }

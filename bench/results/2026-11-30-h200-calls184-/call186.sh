@@ -9,15 +9,9 @@ R=bench/results/2026-11-30-h200-calls184-
 all_kernels_suite $R/unseen15.txt unseen15 100 130
 all_kernels_suite bench/results/2026-11-29-h200-calls179-/unseen13.txt unseen13 60 80
 all_kernels_suite .device-build/unseen12.txt unseen12 60 80
-common="--backend cuda --kernels csr-adaptive --precision f64,f32 --runs 20 --host-runs 0 --expected-products 1e6"
-timeout 100 $B/spmv suite /tmp/shared/matrices --sets real,replicated $common --time-limit 85 --out $O/real \
-  > $O/real.log 2>&1
-echo "real exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
-timeout 60 $B/spmv suite --families bench/families.txt $common --time-limit 50 --out $O/families > $O/families.log 2>&1
-echo "families exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
-timeout 40 $B/spmv suite --families bench/results/2026-11-29-h200-calls160-/rmat.txt $common --time-limit 30 \
-  --out $O/rmat > $O/rmat.log 2>&1
-echo "rmat exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
+auto_suite real 85 100 /tmp/shared/matrices --sets real,replicated
+auto_suite families 50 60 --families bench/families.txt
+auto_suite rmat 30 40 --families bench/results/2026-11-29-h200-calls160-/rmat.txt
 SPMV_REQUIRE_GPU=1 SPMV_CLI=$B/spmv timeout 60 $B/spmv_gpu_tests --gtest_filter='GpuPlan.*:GpuDeviceCsr.*:GpuSuite.*' \
   > $OUT/gpu-tests.log 2>&1
 echo "gpu tests exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt

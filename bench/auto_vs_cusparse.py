@@ -9,7 +9,8 @@ measured in the run), and the plan's analysis and choice as a share of the
 matrix's upload. When every kernel was measured, also the loss against the
 ideal: 1 - the least setup + expected_products x product of any kernel over
 auto's (whose setup includes the plan's analysis); at 10^6 products that is
-the product's loss. Prints markdown.
+the product's loss. SpMM units (k > 1) are summarised apart, per k and layout
+of B and C ("family k=16 col-major"). Prints markdown.
     bench/auto_vs_cusparse.py RESULTS.jsonl[.gz] [--worst N]
 """
 import argparse
@@ -38,7 +39,8 @@ def main():
     args = parser.parse_args()
     units = defaultdict(dict)
     for r in read(args.results):
-        units[(r["set"], r["matrix"]["name"], r["precision"])][r["kernel"]] = r
+        product = "" if r.get("k", 1) == 1 else f" k={r['k']} {r.get('layout', 'row-major')}"
+        units[(r["set"] + product, r["matrix"]["name"], r["precision"])][r["kernel"]] = r
     rows, missing = [], []
     for key, by_kernel in sorted(units.items()):
         auto = by_kernel.get("auto")
@@ -56,7 +58,8 @@ def main():
     print("| set | prec | units | auto vs best cuSPARSE (geomean) | worst | below 0.95x "
           "| with setup: geomean | worst | plan / upload (median) |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for s in ("family", "real", "replicated"):
+    sets = sorted({r["set"] for r in rows}, key=lambda s: (["family", "real", "replicated"].index(s.split()[0]), s))
+    for s in sets:
         for p in ("f64", "f32"):
             rr = [r for r in rows if r["set"] == s and r["precision"] == p]
             if not rr:
@@ -74,7 +77,7 @@ def main():
         print()
         print("| set | prec | units | loss vs ideal: mean | median | worst |")
         print("|---|---|---:|---:|---:|---:|")
-        for s in ("family", "real", "replicated"):
+        for s in sets:
             for p in ("f64", "f32"):
                 rr = [r for r in judged if r["set"] == s and r["precision"] == p]
                 if rr:

@@ -44,6 +44,7 @@ struct SuiteOptions {
   std::string kernels = "all";
   std::string precisions = "f64,f32";
   std::string ks = "1";
+  std::string layouts = "row";  // of B and C, for the units of k > 1
   std::string out_dir;
   double replicate_to = 4;
   std::int64_t cache_bytes = 0;
@@ -207,8 +208,7 @@ class SuiteRun {
       for (const SuiteMatrix& matrix : matrices_of(set)) {
         MatrixPlan matrix_plan{set, matrix, {}};
         for (const std::string& precision : split_commas(options_.precisions))
-          for (const std::string& k : split_commas(options_.ks)) {
-            const UnitKey key{to_string(set), matrix.name, precision, std::stoi(k)};
+          for (const UnitKey& key : unit_keys(to_string(set), matrix.name, precision)) {
             std::set<std::string> wanted;
             for (const auto& [backend, kernel] : runs_.at(key.k))
               wanted.insert(run_name(to_string(backend), kernel));
@@ -229,6 +229,22 @@ class SuiteRun {
                  cut_short.size());
     results_.remove_units(cut_short);
     return plan;
+  }
+
+  // The units of one matrix in one precision: each k, and each layout for k > 1.
+  std::vector<UnitKey> unit_keys(const std::string& set, const std::string& matrix,
+                                 const std::string& precision) const {
+    std::vector<UnitKey> keys;
+    for (const std::string& k : split_commas(options_.ks)) {
+      const index_t columns = std::stoi(k);
+      if (columns == 1) {
+        keys.push_back({set, matrix, precision, columns});
+        continue;
+      }
+      for (const std::string& layout : split_commas(options_.layouts))
+        keys.push_back({set, matrix, precision, columns, to_string(layout_from_name(layout))});
+    }
+    return keys;
   }
 
   // Relative cost of a unit: per kernel, a fixed part (planning, launching)
@@ -273,6 +289,8 @@ class SuiteRun {
     report.nnz = a.nnz();
     report.settings.k = key.k;
     report.settings.operation = key.k > 1 ? BenchOperation::spmm : BenchOperation::spmv;
+    report.settings.layout =
+        key.layout == to_string(Layout::col_major) ? Layout::col_major : Layout::row_major;
     const RowLengths lengths = row_lengths(a);
     const nlohmann::ordered_json matrix_json = {
         {"name", matrix.matrix.name},
@@ -290,7 +308,7 @@ class SuiteRun {
          cache_bytes_ ? nlohmann::ordered_json(product_bytes <= cache_bytes_) : nullptr}};
 
     const std::string label = fmt::format("{} {} {}{}", key.set, key.matrix, key.precision,
-                                          key.k > 1 ? fmt::format(" k={}", key.k) : "");
+                                          key.k > 1 ? fmt::format(" k={} {}", key.k, key.layout) : "");
     progress_->update(unit, label + ": reference", 0, static_cast<int>(runs.size()));
     const BenchProblem<T> problem = make_bench_problem(a, report.settings);
     for (std::size_t r = 0; r < runs.size(); ++r) {
@@ -337,6 +355,7 @@ class SuiteRun {
                        {"matrix", key.matrix},
                        {"precision", key.precision},
                        {"k", key.k},
+                       {"layout", key.layout},
                        {"measured", u < measured_units}});
     }
     nlohmann::ordered_json kernels = nlohmann::ordered_json::object();
@@ -348,6 +367,7 @@ class SuiteRun {
         {"status", status},
         {"sets", split_commas(options_.sets)},
         {"precisions", split_commas(options_.precisions)},
+        {"layouts", split_commas(options_.layouts)},
         {"kernels", kernels},
         {"replicate_to", options_.replicate_to},
         {"cache_bytes", cache_bytes_},
@@ -385,6 +405,7 @@ int run_suite(const SuiteOptions& o) {
     if (k.find_first_not_of("0123456789") != std::string::npos || std::stoll(k) < 1 ||
         std::stoll(k) > (1 << 20))
       throw InvalidArgument("suite: --k takes whole numbers from 1 to 1048576, got '" + k + "'");
+  for (const std::string& layout : split_commas(o.layouts)) layout_from_name(layout);
   SuiteOptions options = o;
   if (options.sets.empty())
     options.sets = std::string(o.collection.empty() ? "" : "real,replicated,") +
@@ -419,6 +440,8 @@ Command add_suite_command(CLI::App& app) {
                 "choice) is always measured");
   c->add_option("--precision", o->precisions, "comma-separated value types (default f64,f32)");
   c->add_option("--k", o->ks, "comma-separated columns of B: 1 is SpMV, more is SpMM (default 1)");
+  c->add_option("--layouts", o->layouts,
+                "comma-separated layouts of B and C for the SpMM units: row, col (default row)");
   c->add_option("--replicate-to", o->replicate_to,
                 "replicated set: copies until the product's data is this many times the cache "
                 "(default 4)")

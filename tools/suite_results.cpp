@@ -10,8 +10,8 @@
 namespace spmv::cli {
 
 bool UnitKey::operator<(const UnitKey& other) const {
-  return std::tie(set, matrix, precision, k) <
-         std::tie(other.set, other.matrix, other.precision, other.k);
+  return std::tie(set, matrix, precision, k, layout) <
+         std::tie(other.set, other.matrix, other.precision, other.k, other.layout);
 }
 
 std::string run_name(const std::string& backend, const std::string& kernel) {
@@ -87,7 +87,8 @@ ResultsFile::Line ResultsFile::parse_line(const std::string& text) {
   const nlohmann::json line = nlohmann::json::parse(text);
   const nlohmann::json& device = line.at("device");
   return {text,
-          {line.at("set"), line.at("matrix").at("name"), line.at("precision"), line.at("k")},
+          {line.at("set"), line.at("matrix").at("name"), line.at("precision"), line.at("k"),
+           line.value("layout", to_string(Layout::row_major))},
           run_name(line.at("backend"), line.at("kernel")),
           device.is_null() ? "" : device.at("name").get<std::string>()};
 }

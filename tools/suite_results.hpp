@@ -1,7 +1,7 @@
 // RESULTS/results.jsonl of `spmv suite`: one JSON object per line, one line
 // per (matrix, kernel), appended as each measurement ends. What is already
 // there lets a rerun resume: a unit (one matrix of a set, in one precision,
-// for one k) whose kernels were all measured is skipped; one cut short is
+// for one k and, for SpMM, one layout of B and C) whose kernels were all measured is skipped; one cut short is
 // removed and measured again whole, so that every unit's speed-ups come
 // from one run.
 #pragma once
@@ -22,6 +22,7 @@ struct UnitKey {
   std::string matrix;
   std::string precision;
   index_t k = 1;
+  std::string layout = to_string(Layout::row_major);  // the SpMV's is row-major
   bool operator<(const UnitKey& other) const;
 };
 

@@ -135,6 +135,22 @@ TEST(CliSuite, EachKIsAUnitOfItsOwn) {
   EXPECT_EQ(spmm_lines, 4);  // 2 families x (auto, cpu-csr)
 }
 
+TEST(CliSuite, EachLayoutOfAnSpmmIsAUnitOfItsOwn) {
+  const SuiteInputs in;
+  const std::vector<std::string> args = {"--sets", "family", "--precision", "f64", "--k", "1,4", "--layouts", "row,col"};
+  ASSERT_EQ(in.run(args).exit_code, 0);
+  std::map<std::string, int> lines_of;  // "k layout" -> result lines
+  for (const json& line : in.lines()) {
+    EXPECT_EQ(line["status"], "ok") << line.dump();
+    ++lines_of[std::to_string(line["k"].get<int>()) + " " + line["layout"].get<std::string>()];
+  }
+  // 2 families x (auto, cpu-csr) each; the SpMV is measured once, row-major.
+  EXPECT_EQ(lines_of, (std::map<std::string, int>{{"1 row-major", 4}, {"4 row-major", 4}, {"4 col-major", 4}}));
+  const CliRun again = in.run(args);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.err.find("0 units to measure (6 already in"), std::string::npos) << again.err;
+}
+
 TEST(CliSuite, RerunSkipsWhatWasMeasured) {
   const SuiteInputs in;
   ASSERT_EQ(in.run().exit_code, 0);
@@ -225,6 +241,7 @@ TEST(CliSuite, BadInputIsNamed) {
   for (const std::vector<std::string>& bad : {std::vector<std::string>{"--sets", "real,imaginary"},
                                               {"--precision", "f16"},
                                               {"--k", "0"},
+                                              {"--k", "4", "--layouts", "row,diagonal"},
                                               {"--kernels", "no-such-kernel"}}) {
     std::vector<std::string> args = {"suite",         in.list,  "--backend", "cpu",
                                      "--cache-bytes", "100000", "--out",     in.out};

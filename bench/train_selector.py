@@ -2,6 +2,7 @@
 """Trains the kernel selector from `spmv suite` results and judges it on held-out matrices.
 
     bench/train_selector.py --spmv build/spmv --out src/select/models/sm90.json RESULTS.jsonl[.gz] ...
+    bench/train_selector.py --operation spmm --out src/select/models/sm90-spmm.json RESULTS.jsonl[.gz] ...
 
 For each suite unit (matrix, precision, device) it asks `spmv plan --json` for the selector's
 features (the C++ code computes them: one definition), caching them in --features-cache. For
@@ -13,6 +14,9 @@ group of matrices (a generator family, the real matrices, the replicated ones) i
 turn, the model is trained on the rest, and the held-out units are chosen for; the loss of the
 choice against the best measured kernel (ours and cuSPARSE) is summarised as mean, median and
 worst, with the speed-up of the choice over the best cuSPARSE algorithm (geometric mean).
+With --operation spmm the units are SpMM products (k > 1, each layout of B and C its own unit), the kernels the
+SpMM kernels, the features the SpMV's plus the product's (PRODUCT_FEATURES) and the time is taken over the SpMM's
+byte model (roofline_bytes).
 Pure Python (no NumPy), so that it runs wherever the build does.
 """
 import argparse
@@ -43,6 +47,33 @@ RANGE_SLACK = 1.0
 # matrix of few columns (LIBSVM's kdd99: 4.9 M rows, 127 columns) lies there.
 OPEN_BELOW = ["log2_x_bytes_per_l2", "log2_cols_per_rows"]
 OPEN_ABOVE = ["log2_bandwidth_per_cols"]
+# The SpMM model's features beyond the matrix's, as src/select/features.cpp computes them (selector_spmm_features):
+# log2 k, whether B and C are column-major, and B and C's bytes against the L2.
+PRODUCT_FEATURES = ["log2_columns", "column_major", "log2_dense_bytes_per_l2"]
+
+
+def log2_of(value):
+    return math.log2(max(value, 1e-12))
+
+
+def value_bytes(r):
+    return 4 if r["precision"] == "f32" else 8
+
+
+def product_features(r):
+    """The SpMM unit's PRODUCT_FEATURES, in that order (features.cpp's selector_spmm_features)."""
+    m, k = r["matrix"], r["k"]
+    dense_bytes = (m["rows"] + m["cols"]) * k * value_bytes(r)
+    return [log2_of(k), 1.0 if r["layout"] == "col-major" else 0.0, log2_of(dense_bytes / r["device"]["l2_bytes"])]
+
+
+def roofline_bytes(r):
+    """The byte model a unit's time is taken over: the SpMV's product bytes (the CSR, x and y once), or for an SpMM
+    the CSR, B and C once (features.cpp's spmm_product_bytes)."""
+    m = r["matrix"]
+    if r["k"] == 1:
+        return m["product_bytes"]
+    return m["product_bytes"] + (m["rows"] + m["cols"]) * (r["k"] - 1) * value_bytes(r)
 
 
 def open_text(path):
@@ -61,8 +92,9 @@ def read_kernel_changes(path):
     return changes
 
 
-def read_results(paths, shared_matrices, kernel_changes):
-    """SpMV results of `spmv suite` (k = 1, not transposed, no reordering).
+def read_results(paths, shared_matrices, kernel_changes, operation="spmv"):
+    """SpMV results of `spmv suite` (k = 1, not transposed, no reordering), or with operation "spmm" its SpMM
+    results (k > 1).
 
     A kernel measured again on the same unit (matrix, precision, device) replaces its earlier
     measurement: a file supersedes the files before it, so that a kernel changed since an old run
@@ -82,8 +114,11 @@ def read_results(paths, shared_matrices, kernel_changes):
         with open_text(path) as f:
             for line in f:
                 r = json.loads(line)
-                if r.get("operation") != "spmv" or r.get("k") != 1 or r.get("reordering", "none") != "none":
+                if r.get("operation") != operation or (r.get("k") == 1) != (operation == "spmv"):
                     continue
+                if r.get("reordering", "none") != "none":
+                    continue
+                r.setdefault("layout", "row-major")
                 if r["kernel"] == "auto" or r.get("device") is None or not r.get("copy_bandwidth_gbs"):
                     continue
                 # A file is named by its base name and found in the shared collection.
@@ -126,9 +161,20 @@ def read_results(paths, shared_matrices, kernel_changes):
     return list(latest.values())
 
 
-def unit_key(r):
+def matrix_key(r):
+    """The matrix of a unit as its features are cached: source, copies, precision and the device's L2 and SMs."""
     d = r["device"]
     return (r["_source"], r["matrix"]["copies"], r["precision"], d["l2_bytes"], d["multiprocessors"])
+
+
+def unit_key(r):
+    return matrix_key(r) + (r["k"], r["layout"])
+
+
+def feature_row(features, r, names):
+    """The model's inputs for the unit of r: the matrix's features by name, then for an SpMM the product's."""
+    row = [features[matrix_key(r)][n] for n in names if n not in PRODUCT_FEATURES]
+    return row + product_features(r) if r["k"] > 1 else row
 
 
 REAL_FOLDS = 5
@@ -164,7 +210,7 @@ def load_features(spmv, records, cache_path, jobs, shared_matrices):
                 cache[tuple(entry["key"])] = entry["features"]
     wanted = {}
     for r in records:
-        key = unit_key(r)
+        key = matrix_key(r)
         if key not in cache:
             wanted[key] = r["_is_file"]
     if wanted:
@@ -252,10 +298,12 @@ def predict_boosted(model, row):
 
 # ---- the model file ----
 
+def roofline_seconds(r):
+    return roofline_bytes(r) / (r["copy_bandwidth_gbs"] * 1e9)
+
+
 def log2_slowdown(r):
-    seconds = r["median_ms"] * 1e-3
-    roofline = r["matrix"]["product_bytes"] / (r["copy_bandwidth_gbs"] * 1e9)
-    return math.log2(seconds / roofline)
+    return math.log2(r["median_ms"] * 1e-3 / roofline_seconds(r))
 
 
 def setup_model(records, field="setup_seconds"):
@@ -290,7 +338,7 @@ def train(records, features, names):
     csr_upload = setup_model([r for r in verified if r["kernel"] == "csr-scalar"], "upload_seconds")
     kernels = []
     for (backend, kernel, fmt), rs in sorted(by_kernel.items()):
-        rows = [[features[unit_key(r)][n] for n in names] for r in rs]
+        rows = [feature_row(features, r, names) for r in rs]
         targets = [log2_slowdown(r) for r in rs]
         base, trees = fit_boosted(rows, targets)
         per_nnz, fixed = setup_model(rs)
@@ -356,12 +404,12 @@ def judge(records, features, names, expected_products, margin, risk):
             if not ok or not cusparse:
                 continue
             refused = {k for k, r in by_kernel.items() if r["status"] != "ok"}
-            row = [features[unit_key(sample)][n] for n in names]
-            roofline = sample["matrix"]["product_bytes"] / (sample["copy_bandwidth_gbs"] * 1e9)
+            row = feature_row(features, sample, names)
+            roofline = roofline_seconds(sample)
             chosen = choose(kernels, names, row, sample["matrix"]["nnz"], refused, expected_products, roofline, margin,
                             risk)
             if chosen not in ok:
-                unjudged.append((sample["matrix"]["name"], sample["precision"], key[-1], chosen))
+                unjudged.append((unit_name(sample), sample["precision"], key[-1], chosen))
                 continue
             ideal = min(r["median_ms"] for r in ok.values())
             # Each kernel's prediction (log2 over the roofline, and its risk charge) beside its
@@ -370,12 +418,18 @@ def judge(records, features, names, expected_products, margin, risk):
                                          within_training_range(k, row, names),
                                          math.log2(ok[k["kernel"]]["median_ms"] * 1e-3 / roofline)
                                          if k["kernel"] in ok else None) for k in kernels}
-            outcome.append({"predictions": predictions, "group": group, "set": sample["set"], "device": key[-1], "precision": sample["precision"],
-                            "matrix": sample["matrix"]["name"], "chosen": chosen,
+            outcome.append({"predictions": predictions, "group": group, "set": sample["set"], "device": key[-1],
+                            "precision": sample["precision"], "matrix": unit_name(sample), "chosen": chosen,
                             "loss": ok[chosen]["median_ms"] / ideal - 1,
                             "vs_cusparse": min(cusparse) / ok[chosen]["median_ms"],
                             "ideal_vs_cusparse": min(cusparse) / ideal})
     return outcome, unjudged
+
+
+def unit_name(r):
+    """The matrix's name, with k and the layout for an SpMM unit."""
+    name = r["matrix"]["name"]
+    return name if r["k"] == 1 else f"{name} k={r['k']} {r['layout']}"
 
 
 def summarise(outcome, out):
@@ -406,6 +460,8 @@ def main():
     parser.add_argument("--features-cache", default="bench/selector/features.jsonl")
     parser.add_argument("--kernel-changes", default="bench/selector/kernel-changes.txt",
                         help="'KERNEL TIME WHY' lines: the kernel's results from before TIME are dropped")
+    parser.add_argument("--operation", choices=["spmv", "spmm"], default="spmv",
+                        help="the product the model is for: SpMV (k = 1) or SpMM (k > 1, with PRODUCT_FEATURES)")
     parser.add_argument("--out", help="write the model here")
     parser.add_argument("--architecture", default="sm_90")
     parser.add_argument("--judge", help="write the held-out judgement (markdown) here")
@@ -420,9 +476,14 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
 
-    records = read_results(args.results, args.shared_matrices, read_kernel_changes(args.kernel_changes))
+    records = read_results(args.results, args.shared_matrices, read_kernel_changes(args.kernel_changes),
+                           args.operation)
+    if not records:
+        raise SystemExit(f"no {args.operation} results in {' '.join(args.results)}")
     features = load_features(args.spmv, records, args.features_cache, args.jobs, args.shared_matrices)
     names = list(next(iter(features.values())).keys())
+    if args.operation == "spmm":
+        names += PRODUCT_FEATURES
     if args.out:
         kernels = train(records, features, names)
         provenance = "; ".join(os.path.join(os.path.basename(os.path.dirname(p)), os.path.basename(p)) for p in args.results)

@@ -194,6 +194,11 @@ KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend
   options.reordering = s.reordering;
   options.expected_products = s.expected_products;
   options.spmv_only = s.operation == BenchOperation::spmv;  // no fallback copy of A needed
+  if (s.operation == BenchOperation::spmm && kernel == auto_kernel) {
+    // The library's choice for this product: a plan for the SpMM of k columns in this layout.
+    options.spmm_columns = s.k;
+    options.spmm_layout = s.layout;
+  }
   std::unique_ptr<Operator<T>> op;
   double planning_seconds = 0;  // the selector's analysis and choice, part of the setup
   try {

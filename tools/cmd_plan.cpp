@@ -45,7 +45,9 @@ void print_plan(const Plan& p, const std::string& source) {
              p.format.empty() ? "" : ", format " + p.format, p.tuning);
   fmt::print("reason      {}\n", p.reason);
   if (p.candidates.empty()) return;
-  const bool predicted = p.options.spmm_columns == 0;  // no model predicts an SpMM
+  // A plan without a model for its product (an SpMM plan in a build whose SpMM model
+  // covers none of its kernels) lists its candidates unranked.
+  const bool predicted = p.candidates.front().predicted_cost_seconds > 0;
   if (predicted)
     fmt::print("predicted   {:.4f} ms per product, {:.3f} ms setup; expected products {:g}\n",
                p.predicted_seconds * 1e3, p.predicted_setup_seconds * 1e3, p.expected_products);
@@ -75,7 +77,7 @@ int run_plan(const PlanCommandOptions& o, const Csr<double>& matrix, const std::
   options.kernel = o.kernel;
   options.expected_products = o.expected_products;
   options.spmm_columns = o.k > 1 ? o.k : 0;
-  options.spmm_layout = o.layout == "col" ? Layout::col_major : Layout::row_major;
+  options.spmm_layout = layout_from_name(o.layout);
   options.tuning = o.measure ? Tuning::measure : Tuning::model;
   options.measured_candidates = o.measured_candidates;
   options.plan_cache = o.plan_cache;

@@ -209,14 +209,17 @@ void take(Plan& plan, const PlanCandidate& c) {
   plan.predicted_setup_seconds = c.predicted_setup_seconds;
 }
 
-// Fills plan.candidates, best predicted first; returns the kernels of ours
+// The byte model's time at the device's copy bandwidth: what the model's
+// predictions are multiples of.
+double roofline_seconds(double bytes, const DeviceProperties& device) {
+  return bytes / (std::max(device.copy_bandwidth_gbs, 1e-3) * 1e9);
+}
+
+// Fills plan.candidates with the model's kernels, best predicted first, each
+// predicted as a multiple of `roofline` seconds; returns the kernels of ours
 // left out as unlike anything they were trained on.
-template <class T>
-std::string rank_candidates(Plan& plan, const detail::SelectorFeatures& features,
-                            const detail::SelectorModel& model) {
-  const DeviceProperties& device = *plan.device;
-  const double roofline_seconds = static_cast<double>(csr_product_bytes(plan.rows, plan.cols, plan.nnz, sizeof(T))) /
-                                  (std::max(device.copy_bandwidth_gbs, 1e-3) * 1e9);
+std::string rank_candidates(Plan& plan, const detail::SelectorFeatures& features, const detail::SelectorModel& model,
+                            double roofline) {
   const std::vector<KernelInfo>& catalogue = built_catalogue();
   std::string unfamiliar;  // kernels of ours whose training never came near this matrix
   for (const detail::KernelModel& kernel : model.kernels) {
@@ -231,7 +234,7 @@ std::string rank_candidates(Plan& plan, const detail::SelectorFeatures& features
     c.backend = kernel.backend;
     c.kernel = kernel.kernel;
     c.format = kernel.format;
-    c.predicted_seconds = roofline_seconds * std::exp2(kernel.predict_log2_slowdown(features.values));
+    c.predicted_seconds = roofline * std::exp2(kernel.predict_log2_slowdown(features.values));
     c.predicted_setup_seconds = kernel.setup_seconds_fixed + kernel.setup_seconds_per_nnz * plan.nnz;
     // Ranked by a pessimistic product time: an erratic kernel pays for its misses.
     c.predicted_cost_seconds = c.predicted_setup_seconds + plan.expected_products * c.predicted_seconds *
@@ -482,37 +485,65 @@ std::string cache_key(const DeviceCsrView<T>&, const MatrixDescription& describe
          product_key(plan.options);
 }
 
-// A plan for spmm() (PlanOptions::spmm_columns): every SpMM kernel is a
-// candidate. No model ranks them: the measure mode times them all, and the
-// model mode leaves the backend's default SpMM.
+// A plan for spmm() (PlanOptions::spmm_columns): the candidates are the SpMM
+// kernels, ranked by the SpMM model (its features: the matrix's and the
+// product's, k and the layout) as an SpMV plan's are by the selector's; the
+// measure mode times every one of them. Without a model for this build's
+// kernels the candidates are listed unranked and spmm() runs the backend's
+// default SpMM.
 template <class Matrix>
 void plan_spmm(Plan& plan, const Matrix& a, const MatrixDescription& described) {
-  for (const KernelInfo& info : built_catalogue())
-    if (info.spmm_only && detail::admissible(info, plan.options)) {
-      PlanCandidate c;
-      c.backend = info.backend;
-      c.kernel = info.name;
-      c.format = info.format;
-      plan.candidates.push_back(std::move(c));
-    }
-  const std::string product = "SpMM of " + std::to_string(plan.options.spmm_columns) + " columns, " +
-                              to_string(plan.options.spmm_layout);
-  plan.reason = "no model is trained for SpMM: spmm() runs the backend's default SpMM (tuning 'measure' times the " +
-                std::to_string(plan.candidates.size()) + " SpMM kernels for " + product + ")";
-#ifdef SPMV_HAVE_CUDA
-  if (plan.options.tuning != Tuning::measure || plan.candidates.empty()) return;
-  PlanCacheEntry cache{detail::PlanCache(detail::plan_cache_path(plan.options)), cache_key(a, described, plan), {}};
-  if (!take_cached_choice(plan, cache)) {
-    std::vector<PlanCandidate*> every_candidate;
-    for (PlanCandidate& c : plan.candidates) every_candidate.push_back(&c);
-    const detail::DeviceScope on_device(plan.options.device);  // the timing events live there
-    measure_candidates(plan, a, every_candidate, cache);
+  using T = typename detail::MatrixValue<Matrix>::type;
+  const index_t k = plan.options.spmm_columns;
+  const std::string product = "SpMM of " + std::to_string(k) + " columns, " + to_string(plan.options.spmm_layout);
+  const detail::SelectorFeatures features =
+      detail::selector_spmm_features(described.stats, sizeof(T), *plan.device, k, plan.options.spmm_layout);
+  plan.features.clear();
+  for (std::size_t i = 0; i < features.names.size(); ++i)
+    plan.features.emplace_back(features.names[i], features.values[i]);
+  const detail::SelectorModel* model = nullptr;
+  std::string no_model;
+  try {
+    model = &detail::builtin_spmm_model();
+  } catch (const Unavailable& e) {
+    no_model = e.what();
   }
-  plan.reason = product + ": " + plan.reason;
-#else
-  (void)a;
-  (void)described;
+  const auto ranking_start = clock_type::now();
+  std::string unfamiliar;
+  if (model) {
+    const double bytes = detail::spmm_product_bytes(plan.rows, plan.cols, plan.nnz, sizeof(T), k);
+    unfamiliar = rank_candidates(plan, features, *model, roofline_seconds(bytes, *plan.device));
+    if (plan.candidates.empty()) no_model = "the SpMM model covers no SpMM kernel of this build";
+  }
+  plan.selection_seconds = seconds_since(ranking_start);
+  if (plan.candidates.empty()) {
+    for (const KernelInfo& info : built_catalogue())
+      if (info.spmm_only && detail::admissible(info, plan.options)) {
+        PlanCandidate c;
+        c.backend = info.backend;
+        c.kernel = info.name;
+        c.format = info.format;
+        plan.candidates.push_back(std::move(c));
+      }
+    plan.reason = no_model + ": spmm() runs the backend's default SpMM (tuning 'measure' times the " +
+                  std::to_string(plan.candidates.size()) + " SpMM kernels for " + product + ")";
+  } else {
+    plan.tuning = "model";
+    choose_candidate(plan, a, described.stats, *model, unfamiliar);
+  }
+#ifdef SPMV_HAVE_CUDA
+  if (plan.options.tuning == Tuning::measure && !plan.candidates.empty()) {
+    PlanCacheEntry cache{detail::PlanCache(detail::plan_cache_path(plan.options)), cache_key(a, described, plan),
+                         {}};
+    if (!take_cached_choice(plan, cache)) {
+      std::vector<PlanCandidate*> every_candidate;
+      for (PlanCandidate& c : plan.candidates) every_candidate.push_back(&c);
+      const detail::DeviceScope on_device(plan.options.device);  // the timing events live there
+      measure_candidates(plan, a, every_candidate, cache);
+    }
+  }
 #endif
+  if (plan.tuning != "default") plan.reason = product + ": " + plan.reason;
 }
 
 template <class Matrix>
@@ -574,7 +605,9 @@ Plan make_plan_of(const Matrix& a, const PlanOptions& options) {
   }
   plan.tuning = "model";
   const auto ranking_start = clock_type::now();
-  const std::string unfamiliar = rank_candidates<T>(plan, described.features, *model);
+  const double bytes = static_cast<double>(csr_product_bytes(plan.rows, plan.cols, plan.nnz, sizeof(T)));
+  const std::string unfamiliar =
+      rank_candidates(plan, described.features, *model, roofline_seconds(bytes, *plan.device));
   plan.selection_seconds = seconds_since(ranking_start);
 #ifdef SPMV_HAVE_CUDA
   std::optional<PlanCacheEntry> cache;

@@ -81,4 +81,26 @@ SelectorFeatures selector_features(const MatrixStats& stats, std::size_t value_b
   return f;
 }
 
+double spmm_product_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz, std::size_t value_bytes,
+                          index_t k) {
+  return static_cast<double>(csr_bytes(static_cast<index_t>(rows), nnz, value_bytes)) +
+         static_cast<double>(rows + cols) * static_cast<double>(k) * static_cast<double>(value_bytes);
+}
+
+SelectorFeatures selector_spmm_features(const MatrixStats& stats, std::size_t value_bytes,
+                                        const DeviceProperties& device, index_t k, Layout layout) {
+  SelectorFeatures f = selector_features(stats, value_bytes, device);
+  const double dense_bytes = static_cast<double>(stats.rows + stats.cols) * static_cast<double>(k) *
+                             static_cast<double>(value_bytes);
+  const double l2 = std::max<double>(static_cast<double>(device.l2_bytes), 1);
+  const auto add = [&f](const char* name, double value) {
+    f.names.emplace_back(name);
+    f.values.push_back(value);
+  };
+  add("log2_columns", log2_of(static_cast<double>(k)));
+  add("column_major", layout == Layout::col_major ? 1.0 : 0.0);
+  add("log2_dense_bytes_per_l2", log2_of(dense_bytes / l2));
+  return f;
+}
+
 }  // namespace spmv::detail

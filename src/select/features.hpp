@@ -29,4 +29,19 @@ StatsOptions selector_stats_options(std::int64_t nnz);
 SelectorFeatures selector_features(const MatrixStats& stats, std::size_t value_bytes,
                                    const DeviceProperties& device);
 
+// The SpMM's byte model (C = A B, B and C of k columns): the CSR once, B
+// (cols x k) once, C (rows x k) written once. The SpMM model predicts time
+// over it at copy bandwidth, so that a product held by these bytes is
+// predicted alike at every k.
+double spmm_product_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz, std::size_t value_bytes,
+                          index_t k);
+
+// The SpMM model's inputs: the SpMV's (selector_features) and the product's,
+// log2_columns (log2 k), column_major (1 for column-major B and C, else 0)
+// and log2_dense_bytes_per_l2 (B and C against the L2). bench/train_selector.py
+// computes the product's three from the results with the same formulas
+// (a CTest compares them with `spmv plan --json --k`).
+SelectorFeatures selector_spmm_features(const MatrixStats& stats, std::size_t value_bytes,
+                                        const DeviceProperties& device, index_t k, Layout layout);
+
 }  // namespace spmv::detail

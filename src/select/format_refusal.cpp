@@ -101,7 +101,9 @@ std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T
              one_decimal(DenseOptions{}.max_bytes / 1048576.0) + " MiB)";
     return std::string();
   }
-  const auto found = padded.find(kernel);
+  // The ELLPACK-R SpMM kernels build ELLR-T's layout with its defaults.
+  const bool ellpack_r_spmm = kernel == "spmm-fastspmm" || kernel == "spmm-setspmvs";
+  const auto found = padded.find(ellpack_r_spmm ? "ellr-t" : kernel);
   if (found == padded.end()) return std::string();
   const std::optional<FormatFootprint> footprint = found->second(a);
   if (!footprint) return std::nullopt;

@@ -17,7 +17,8 @@ namespace spmv::detail {
 // reason. Kernels that store no padding (CSR, COO, segmented, cuSPARSE)
 // never refuse. ELL and HYB are judged from `stats` (the plan's analysis of
 // `a`) where it read every row or is far within the limit, else exactly.
-// ELLR-T is checked with the threads per row its configuration model picks
+// ELLR-T (and the ELLPACK-R SpMM kernels, spmm-fastspmm and spmm-setspmvs)
+// is checked with the threads per row its configuration model picks
 // on `gpu`, as its builder does; where even 32 threads a row (its widest
 // padding) stay within the limit, from the longest row alone. nullopt for the
 // formats whose footprint needs every entry (DIA's diagonals, SELL's sorted

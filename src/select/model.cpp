@@ -343,14 +343,33 @@ SelectorModel parse_selector_model(const std::string& text) {
   }
 }
 
+namespace {
+
+// A built-in model, parsed once by the caller's static; refused when its
+// features are not `names`, this build's.
+const SelectorModel& checked_builtin(const SelectorModel& model, const std::vector<std::string>& names,
+                                     const char* what) {
+  if (model.feature_names != names)
+    throw Unavailable(std::string("the built-in ") + what +
+                      " model was trained on other features than this build computes; retrain it with "
+                      "scripts/train-selector.sh");
+  return model;
+}
+
+}  // namespace
+
 const SelectorModel& builtin_selector_model() {
   static const SelectorModel model = parse_selector_model(builtin_selector_model_text);
   // Any matrix gives this build's feature names.
   static const std::vector<std::string> names = selector_features(MatrixStats{}, 8, DeviceProperties{}).names;
-  if (model.feature_names != names)
-    throw Unavailable("the built-in selector model was trained on other features than this build computes; "
-                      "retrain it with scripts/train-selector.sh");
-  return model;
+  return checked_builtin(model, names, "selector");
+}
+
+const SelectorModel& builtin_spmm_model() {
+  static const SelectorModel model = parse_selector_model(builtin_spmm_model_text);
+  static const std::vector<std::string> names =
+      selector_spmm_features(MatrixStats{}, 8, DeviceProperties{}, 2, Layout::row_major).names;
+  return checked_builtin(model, names, "SpMM");
 }
 
 }  // namespace spmv::detail

@@ -68,8 +68,11 @@ struct SelectorModel {
   bool trained_near(const KernelModel& kernel, const std::vector<double>& features) const;
 };
 
-// The built-in model's text (generated from src/select/models/ at build time).
+// The built-in models' texts (generated from src/select/models/ at build
+// time): the SpMV's, and the SpMM's, whose features add the product's
+// (selector_spmm_features) and whose kernels are the SpMM kernels.
 extern const char* const builtin_selector_model_text;
+extern const char* const builtin_spmm_model_text;
 
 // Parses a model file's text; throws ParseError naming what is wrong.
 SelectorModel parse_selector_model(const std::string& text);
@@ -77,5 +80,7 @@ SelectorModel parse_selector_model(const std::string& text);
 // The model built into this library (parsed once). Throws Unavailable when
 // its feature list is not this build's (a model trained by another version).
 const SelectorModel& builtin_selector_model();
+// The same for the SpMM model.
+const SelectorModel& builtin_spmm_model();
 
 }  // namespace spmv::detail

@@ -244,28 +244,44 @@ TEST(Plan, ATallMatrixOfFewColumnsKeepsOurKernels) {
   EXPECT_EQ(plan.reason.find("csr-adaptive,"), std::string::npos) << plan.reason;  // not among the unfamiliar
 }
 
-// A plan for SpMM: the SpMM kernels are its candidates; with no model for
-// them, the model mode leaves the backend's default SpMM and says so.
-TEST(Plan, AnSpmmPlanListsTheSpmmKernelsAndKeepsTheDefault) {
+// A plan for SpMM: the SpMM kernels are its candidates, ranked by the SpMM
+// model on the matrix's features and the product's (k, the layout); a build
+// whose SpMM model covers none of its kernels keeps the backend's default
+// SpMM and says so.
+TEST(Plan, AnSpmmPlanRanksTheSpmmKernelsByTheSpmmModel) {
   const Csr<double> a = generate(parse_generator_spec("stencil27:n=16"));
   PlanOptions options = described_h100();
   options.spmm_columns = 4;
   options.spmm_layout = Layout::col_major;
   const Plan plan = make_plan(a, options);
-  EXPECT_EQ(plan.tuning, "default");
-  EXPECT_TRUE(plan.options.kernel.empty());
-  EXPECT_NE(plan.reason.find("no model is trained for SpMM"), std::string::npos) << plan.reason;
   EXPECT_NE(plan.reason.find("SpMM of 4 columns, col-major"), std::string::npos) << plan.reason;
   const std::vector<KernelInfo> catalogue = kernel_catalogue();
   const auto info_of = [&](const PlanCandidate& c) {
     return *std::find_if(catalogue.begin(), catalogue.end(), [&](const KernelInfo& k) { return k.name == c.kernel; });
   };
-  const auto spmm_kernels = std::count_if(catalogue.begin(), catalogue.end(), [](const KernelInfo& k) { return k.spmm_only; });
-  EXPECT_EQ(static_cast<std::ptrdiff_t>(plan.candidates.size()), spmm_kernels);
   for (const PlanCandidate& c : plan.candidates) EXPECT_TRUE(info_of(c).spmm_only) << c.kernel;
+  ASSERT_GE(plan.features.size(), 3u);
+  const std::size_t n = plan.features.size();
+  EXPECT_EQ(plan.features[n - 3], std::make_pair(std::string("log2_columns"), 2.0));
+  EXPECT_EQ(plan.features[n - 2], std::make_pair(std::string("column_major"), 1.0));
+  EXPECT_EQ(plan.features[n - 1].first, "log2_dense_bytes_per_l2");
   const Plan back = plan_from_json(plan_to_json(plan));
   EXPECT_EQ(back.options.spmm_columns, 4);
   EXPECT_EQ(back.options.spmm_layout, Layout::col_major);
+  EXPECT_EQ(back.options.kernel, plan.options.kernel);
+  if (plan.tuning == "default") {  // a build without the cuda kernels
+    EXPECT_NE(plan.reason.find("covers no SpMM kernel of this build"), std::string::npos) << plan.reason;
+    EXPECT_TRUE(plan.options.kernel.empty());
+  } else {
+    ASSERT_EQ(plan.tuning, "model") << plan.reason;
+    EXPECT_TRUE(info_of(plan.candidates.front()).spmm_only);
+    EXPECT_GT(plan.predicted_seconds, 0);
+    ASSERT_FALSE(plan.options.kernel.empty());
+    EXPECT_TRUE(std::any_of(plan.candidates.begin(), plan.candidates.end(),
+                            [&](const PlanCandidate& c) { return c.kernel == plan.options.kernel; }));
+    for (std::size_t i = 1; i < plan.candidates.size(); ++i)
+      EXPECT_LE(plan.candidates[i - 1].predicted_cost_seconds, plan.candidates[i].predicted_cost_seconds);
+  }
   // In deterministic mode only the deterministic SpMM kernels are candidates.
   options.deterministic = true;
   for (const PlanCandidate& c : make_plan(a, options).candidates) EXPECT_TRUE(info_of(c).deterministic) << c.kernel;

@@ -13,7 +13,7 @@ _DEVICE_BACKENDS = ("cuda", "cusparse")
 
 
 def _options(matrix, backend, kernel, params, explicit_transpose, spmv_only, device, reordering,
-             expected_products, tuning, measured_candidates, plan_cache):
+             expected_products, tuning, measured_candidates, plan_cache, spmm_columns, spmm_layout):
     """The plan's options for `matrix` (library_matrix's): a matrix on the
     GPU takes the cuda backend and its own device unless told otherwise."""
     on_device = isinstance(matrix, DeviceMatrix)
@@ -25,7 +25,8 @@ def _options(matrix, backend, kernel, params, explicit_transpose, spmv_only, dev
                               explicit_transpose=explicit_transpose, spmv_only=spmv_only, device=device,
                               reordering=reordering, expected_products=float(expected_products),
                               tuning=tuning, measured_candidates=measured_candidates,
-                              plan_cache=plan_cache or "")
+                              plan_cache=plan_cache or "", spmm_columns=int(spmm_columns),
+                              spmm_layout=spmm_layout)
 
 
 def _native(matrix):
@@ -35,7 +36,7 @@ def _native(matrix):
 
 def make_plan(matrix, backend="auto", kernel=None, params=None, expected_products=100, reordering="none",
               explicit_transpose=False, spmv_only=False, device=None, tuning="model", measured_candidates=3,
-              plan_cache=None, dtype=None):
+              plan_cache=None, dtype=None, spmm_columns=0, spmm_layout="row"):
     """Analyses `matrix` and chooses backend, format and kernel; returns a spmv.Plan.
 
     `matrix`: a scipy.sparse matrix (any format), a cupyx.scipy.sparse matrix,
@@ -46,10 +47,14 @@ def make_plan(matrix, backend="auto", kernel=None, params=None, expected_product
     a GPU is present, else cpu), "cpu", "reference", "cuda" or "cusparse".
     kernel and params force a kernel (spmv.kernels() lists them). The
     selector weighs each format's setup against expected_products.
+    spmm_columns=k (k >= 2) plans for `op @ B` with B of k columns in
+    spmm_layout ("row": C-ordered, "col": Fortran-ordered): the candidates
+    are then the SpMM kernels, chosen by the SpMM model (tuning="measure":
+    timed); 0 plans for the SpMV.
     """
     library = library_matrix(matrix, dtype)
     options = _options(library, backend, kernel, params, explicit_transpose, spmv_only, device, reordering,
-                       expected_products, tuning, measured_candidates, plan_cache)
+                       expected_products, tuning, measured_candidates, plan_cache, spmm_columns, spmm_layout)
     return _spmv.make_plan(_native(library), options)
 
 
@@ -61,11 +66,11 @@ def make_operator(plan, matrix):
 
 def plan(matrix, backend="auto", kernel=None, params=None, expected_products=100, reordering="none",
          explicit_transpose=False, spmv_only=False, device=None, tuning="model", measured_candidates=3,
-         plan_cache=None, dtype=None):
+         plan_cache=None, dtype=None, spmm_columns=0, spmm_layout="row"):
     """make_operator(make_plan(matrix, ...), matrix) in one step: a ready spmv.Operator."""
     library = library_matrix(matrix, dtype)
     options = _options(library, backend, kernel, params, explicit_transpose, spmv_only, device, reordering,
-                       expected_products, tuning, measured_candidates, plan_cache)
+                       expected_products, tuning, measured_candidates, plan_cache, spmm_columns, spmm_layout)
     return Operator(_spmv.plan(_native(library), options))
 
 

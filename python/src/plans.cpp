@@ -17,10 +17,16 @@ Tuning tuning_from_name(const std::string& name) {
   throw InvalidArgument("tuning must be 'model' or 'measure' (got '" + name + "')");
 }
 
+Layout layout_from_name(const std::string& name) {
+  if (name == "row") return Layout::row_major;
+  if (name == "col") return Layout::col_major;
+  throw InvalidArgument("spmm_layout must be 'row' or 'col' (got '" + name + "')");
+}
+
 PlanOptions make_options(const std::string& backend, const std::string& kernel, const KernelParams& params,
                          bool explicit_transpose, bool spmv_only, int device, const std::string& reordering,
                          double expected_products, const std::string& tuning, int measured_candidates,
-                         const std::string& plan_cache) {
+                         const std::string& plan_cache, index_t spmm_columns, const std::string& spmm_layout) {
   PlanOptions options;
   options.backend = backend_from_string(backend.c_str());
   options.kernel = kernel;
@@ -33,6 +39,8 @@ PlanOptions make_options(const std::string& backend, const std::string& kernel, 
   options.tuning = tuning_from_name(tuning);
   options.measured_candidates = measured_candidates;
   options.plan_cache = plan_cache;
+  options.spmm_columns = spmm_columns;
+  options.spmm_layout = layout_from_name(spmm_layout);
   return options;
 }
 
@@ -58,13 +66,17 @@ void bind_plans(py::module_& m) {
   py::class_<PlanOptions>(m, "PlanOptions");
   m.def("plan_options", &make_options, py::arg("backend"), py::arg("kernel"), py::arg("params"),
         py::arg("explicit_transpose"), py::arg("spmv_only"), py::arg("device"), py::arg("reordering"),
-        py::arg("expected_products"), py::arg("tuning"), py::arg("measured_candidates"), py::arg("plan_cache"));
+        py::arg("expected_products"), py::arg("tuning"), py::arg("measured_candidates"), py::arg("plan_cache"),
+        py::arg("spmm_columns"), py::arg("spmm_layout"));
 
   py::class_<Plan>(m, "Plan", "Which backend, format, kernel and parameters an operator uses, and why.")
       .def_property_readonly("backend", [](const Plan& p) { return to_string(p.options.backend); })
       .def_property_readonly("kernel", [](const Plan& p) { return p.options.kernel; })
       .def_property_readonly("params", [](const Plan& p) { return p.options.params; })
       .def_property_readonly("reordering", [](const Plan& p) { return to_string(p.options.reordering); })
+      .def_property_readonly("spmm_columns", [](const Plan& p) { return p.options.spmm_columns; })
+      .def_property_readonly("spmm_layout",
+                             [](const Plan& p) { return p.options.spmm_layout == Layout::row_major ? "row" : "col"; })
       .def_readonly("format", &Plan::format)
       .def_readonly("value_type", &Plan::value_type)
       .def_property_readonly("shape", [](const Plan& p) { return py::make_tuple(p.rows, p.cols); })

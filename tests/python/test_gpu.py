@@ -112,6 +112,21 @@ def test_cupy_spmm(cupy, order):
         assert_product_close(c[:, j].get(), a, b[:, j], expected[:, j])
 
 
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_spmm_plan_chooses_an_spmm_kernel(cupy, order):
+    a = random_matrix(3000, 2000, np.float32)
+    layout = "row" if order == "C" else "col"
+    plan = spmv.make_plan(a, backend="cuda", spmm_columns=8, spmm_layout=layout)
+    assert plan.kernel.startswith(("spmm-", "cusparse-spmm-")), plan.reason
+    assert plan.tuning == "model" and plan.predicted_seconds > 0, plan.reason
+    assert [name for name, _ in plan.features][-3:] == ["log2_columns", "column_major", "log2_dense_bytes_per_l2"]
+    b = np.asarray(np.random.default_rng(5).uniform(-1, 1, (2000, 8)), dtype=np.float32, order=order)
+    c = spmv.make_operator(plan, a) @ cupy.asarray(b, order=order)
+    expected = a @ b
+    for j in range(8):
+        assert_product_close(c[:, j].get(), a, b[:, j], expected[:, j])
+
+
 def test_cupyx_matrix_on_a_non_blocking_stream(cupy):
     import cupyx.scipy.sparse
 

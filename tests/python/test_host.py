@@ -109,6 +109,24 @@ def test_plan_json_round_trip():
     assert_product_close(op @ x, a, x, a.tocsr() @ x)
 
 
+def test_spmm_plan_options():
+    a = random_matrix(120, 90, np.float64)
+    plan = spmv.make_plan(a, backend="cpu", spmm_columns=6, spmm_layout="col")
+    assert (plan.spmm_columns, plan.spmm_layout) == (6, "col")
+    again = spmv.Plan.from_json(plan.to_json())
+    assert (again.spmm_columns, again.spmm_layout) == (6, "col")
+    assert spmv.make_plan(a, backend="cpu").spmm_columns == 0
+    b = np.asarray(np.random.default_rng(4).uniform(-1, 1, (90, 6)), order="F")
+    c = spmv.make_operator(plan, a) @ b
+    expected = a.tocsr() @ b
+    for j in range(6):
+        assert_product_close(c[:, j], a, b[:, j], expected[:, j])
+    with pytest.raises(ValueError, match="spmm_columns"):
+        spmv.make_plan(a, backend="cpu", spmm_columns=1)
+    with pytest.raises(ValueError, match="spmm_layout"):
+        spmv.make_plan(a, backend="cpu", spmm_columns=4, spmm_layout="diagonal")
+
+
 def test_forced_kernel_and_catalogue():
     names = [k["name"] for k in spmv.kernels() if k["backend"] == "cpu"]
     assert names

@@ -420,10 +420,16 @@ def judge(records, features, names, expected_products, margin, risk):
                                          if k["kernel"] in ok else None) for k in kernels}
             outcome.append({"predictions": predictions, "group": group, "set": sample["set"], "device": key[-1],
                             "precision": sample["precision"], "matrix": unit_name(sample), "chosen": chosen,
+                            "product": product_name(sample),
                             "loss": ok[chosen]["median_ms"] / ideal - 1,
                             "vs_cusparse": min(cusparse) / ok[chosen]["median_ms"],
                             "ideal_vs_cusparse": min(cusparse) / ideal})
     return outcome, unjudged
+
+
+def product_name(r):
+    """"" for the SpMV, else k and the layout ("k=16 col-major")."""
+    return "" if r["k"] == 1 else f"k={r['k']} {r['layout']}"
 
 
 def unit_name(r):
@@ -447,7 +453,12 @@ def summarise(outcome, out):
     for group in sorted({o["group"] for o in outcome}):
         line(group, [o for o in outcome if o["group"] == group])
     for kind in ("family", "real", "replicated"):
-        line(f"all {kind}", [o for o in outcome if o["set"] == kind])
+        if any(o["set"] == kind for o in outcome):
+            line(f"all {kind}", [o for o in outcome if o["set"] == kind])
+    products = sorted({o["product"] for o in outcome})
+    if len(products) > 1:
+        for product in products:
+            line(f"all {product}", [o for o in outcome if o["product"] == product])
     line("all", outcome)
 
 

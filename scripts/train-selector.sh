@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Retrains the kernel selector's model (src/select/models/sm90.json) from the
-# `spmv suite` results that define it, and writes the held-out judgement
-# (docs/selector-judgement.md); a later file's measurement of a kernel on a unit replaces an
+# Retrains the kernel selector's models from the `spmv suite` results that
+# define them: the SpMV's (src/select/models/sm90.json, held-out judgement in
+# docs/selector-judgement.md) and the SpMM's (sm90-spmm.json, from the SpMM
+# units of k > 1 in both layouts; docs/selector-spmm-judgement.md); a later file's measurement of a kernel on a unit replaces an
 # earlier one, and a kernel listed in bench/selector/kernel-changes.txt keeps only its results
 # from after its change. Features come from the built tool (BUILD_DIR/spmv), so
 # build first; on a machine with few cores the feature cache
@@ -9,7 +10,7 @@
 # features change. The setup model is then refitted from the device-build
 # measurements (bench/refit_setup.py; the suite results predate the builds
 # on the GPU). Then rebuild: the model is compiled into the library.
-#   scripts/train-selector.sh [MORE_RESULTS.jsonl ...]
+#   scripts/train-selector.sh [MORE_RESULTS.jsonl ...]   (SpMV results; SpMM ones in spmm_results below)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
@@ -39,3 +40,7 @@ python3 bench/train_selector.py --spmv "$build_dir/spmv" --shared-matrices "$sha
   --out src/select/models/sm90.json --judge docs/selector-judgement.md "${results[@]}"
 python3 bench/refit_setup.py --model src/select/models/sm90.json \
   bench/results/2026-11-26-h100-setup-and-tests/results/setup-f64.jsonl bench/results/2026-11-26-h100-setup-and-tests/results/setup-f32.jsonl
+spmm_results=(bench/results/2026-12-01-h200-calls190-/call190/spmm-results.jsonl.gz)
+python3 bench/train_selector.py --operation spmm --spmv "$build_dir/spmv" --shared-matrices "$shared/matrices" \
+  --features-cache bench/selector/features.jsonl --jobs "${JOBS:-$(nproc)}" \
+  --out src/select/models/sm90-spmm.json --judge docs/selector-spmm-judgement.md "${spmm_results[@]}"

@@ -40,7 +40,8 @@ python3 bench/train_selector.py --spmv "$build_dir/spmv" --shared-matrices "$sha
   --out src/select/models/sm90.json --judge docs/selector-judgement.md "${results[@]}"
 python3 bench/refit_setup.py --model src/select/models/sm90.json \
   bench/results/2026-11-26-h100-setup-and-tests/results/setup-f64.jsonl bench/results/2026-11-26-h100-setup-and-tests/results/setup-f32.jsonl
-spmm_results=(bench/results/2026-12-01-h200-calls190-/call190/spmm-results.jsonl.gz)
+spmm_results=(bench/results/2026-12-01-h200-calls190-/call190/spmm-results.jsonl.gz
+              bench/results/2026-12-01-h200-calls190-/call192/real41-results.jsonl.gz)
 python3 bench/train_selector.py --operation spmm --spmv "$build_dir/spmv" --shared-matrices "$shared/matrices" \
   --features-cache bench/selector/features.jsonl --jobs "${JOBS:-$(nproc)}" \
   --out src/select/models/sm90-spmm.json --judge docs/selector-spmm-judgement.md "${spmm_results[@]}"

@@ -146,10 +146,11 @@ struct PlanOptions {
   // The product the plan is for. 0: apply(), the SpMV. k >= 2: spmm() with k
   // columns of B and C in spmm_layout; with the cuda backend and no kernel
   // named, the candidates are then the SpMM kernels (`spmv kernels`: ours and
-  // cuSPARSE's algorithms). No model is trained for SpMM: Tuning::model keeps
-  // the backend's default SpMM (see `kernel`), Tuning::measure builds and
-  // times every SpMM candidate for k and the layout. The chosen SpMM kernel
-  // then runs spmm() for any k, and apply() the backend's default SpMV.
+  // cuSPARSE's algorithms), ranked by the SpMM model (trained for k and the
+  // layout as the SpMV's is for the matrix; Tuning::measure builds and times
+  // every one). The chosen SpMM kernel then runs spmm() for any k, and
+  // apply() the backend's default SpMV. An operator planned for the SpMV
+  // runs the backend's default SpMM (see `kernel`), chosen by rule.
   index_t spmm_columns = 0;
   Layout spmm_layout = Layout::row_major;
   // The device to plan for; empty: the device `device`, read at plan time.

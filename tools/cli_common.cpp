@@ -31,12 +31,6 @@ CLI::Option* add_expected_products_option(CLI::App& command, double& expected_pr
       ->check(CLI::Range(0.0, 1e15));
 }
 
-Layout layout_from_name(const std::string& name) {
-  if (name == "row") return Layout::row_major;
-  if (name == "col") return Layout::col_major;
-  throw InvalidArgument("unknown layout '" + name + "' (row or col)");
-}
-
 FileFormat input_format(const std::string& path, const std::string& forced_format) {
   return forced_format.empty() ? file_format_from_path(path) : file_format_from_name(forced_format);
 }

@@ -41,10 +41,6 @@ CLI::Option* add_reorder_option(CLI::App& command, std::string& reorder, const s
 // --expected-products N: what the selector weighs a format's setup against.
 CLI::Option* add_expected_products_option(CLI::App& command, double& expected_products);
 
-// The layout of B and C that --layout (or one of --layouts) names: row or col;
-// InvalidArgument for anything else.
-Layout layout_from_name(const std::string& name);
-
 // The format named by --format, else the one of the path's extension.
 FileFormat input_format(const std::string& path, const std::string& forced_format);
 

@@ -104,7 +104,7 @@ BenchSettings settings_from(const BenchOptions& o) {
                 : o.k > 1    ? BenchOperation::spmm
                              : BenchOperation::spmv;
   s.k = o.k;
-  s.layout = layout_from_name(o.layout);
+  s.layout = layout_from_string(o.layout.c_str());
   s.alpha = o.alpha;
   s.beta = o.beta;
   s.warmup = o.warmup;

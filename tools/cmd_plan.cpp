@@ -77,7 +77,7 @@ int run_plan(const PlanCommandOptions& o, const Csr<double>& matrix, const std::
   options.kernel = o.kernel;
   options.expected_products = o.expected_products;
   options.spmm_columns = o.k > 1 ? o.k : 0;
-  options.spmm_layout = layout_from_name(o.layout);
+  options.spmm_layout = layout_from_string(o.layout.c_str());
   options.tuning = o.measure ? Tuning::measure : Tuning::model;
   options.measured_candidates = o.measured_candidates;
   options.plan_cache = o.plan_cache;

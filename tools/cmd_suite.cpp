@@ -242,7 +242,7 @@ class SuiteRun {
         continue;
       }
       for (const std::string& layout : split_commas(options_.layouts))
-        keys.push_back({set, matrix, precision, columns, to_string(layout_from_name(layout))});
+        keys.push_back({set, matrix, precision, columns, layout_from_string(layout.c_str())});
     }
     return keys;
   }
@@ -289,8 +289,7 @@ class SuiteRun {
     report.nnz = a.nnz();
     report.settings.k = key.k;
     report.settings.operation = key.k > 1 ? BenchOperation::spmm : BenchOperation::spmv;
-    report.settings.layout =
-        key.layout == to_string(Layout::col_major) ? Layout::col_major : Layout::row_major;
+    report.settings.layout = key.layout;
     const RowLengths lengths = row_lengths(a);
     const nlohmann::ordered_json matrix_json = {
         {"name", matrix.matrix.name},
@@ -308,7 +307,7 @@ class SuiteRun {
          cache_bytes_ ? nlohmann::ordered_json(product_bytes <= cache_bytes_) : nullptr}};
 
     const std::string label = fmt::format("{} {} {}{}", key.set, key.matrix, key.precision,
-                                          key.k > 1 ? fmt::format(" k={} {}", key.k, key.layout) : "");
+                                          key.k > 1 ? fmt::format(" k={} {}", key.k, to_string(key.layout)) : "");
     progress_->update(unit, label + ": reference", 0, static_cast<int>(runs.size()));
     const BenchProblem<T> problem = make_bench_problem(a, report.settings);
     for (std::size_t r = 0; r < runs.size(); ++r) {
@@ -355,7 +354,7 @@ class SuiteRun {
                        {"matrix", key.matrix},
                        {"precision", key.precision},
                        {"k", key.k},
-                       {"layout", key.layout},
+                       {"layout", to_string(key.layout)},
                        {"measured", u < measured_units}});
     }
     nlohmann::ordered_json kernels = nlohmann::ordered_json::object();
@@ -405,7 +404,7 @@ int run_suite(const SuiteOptions& o) {
     if (k.find_first_not_of("0123456789") != std::string::npos || std::stoll(k) < 1 ||
         std::stoll(k) > (1 << 20))
       throw InvalidArgument("suite: --k takes whole numbers from 1 to 1048576, got '" + k + "'");
-  for (const std::string& layout : split_commas(o.layouts)) layout_from_name(layout);
+  for (const std::string& layout : split_commas(o.layouts)) layout_from_string(layout.c_str());
   SuiteOptions options = o;
   if (options.sets.empty())
     options.sets = std::string(o.collection.empty() ? "" : "real,replicated,") +

@@ -88,7 +88,7 @@ ResultsFile::Line ResultsFile::parse_line(const std::string& text) {
   const nlohmann::json& device = line.at("device");
   return {text,
           {line.at("set"), line.at("matrix").at("name"), line.at("precision"), line.at("k"),
-           line.value("layout", to_string(Layout::row_major))},
+           layout_from_string(line.value("layout", to_string(Layout::row_major)).c_str())},
           run_name(line.at("backend"), line.at("kernel")),
           device.is_null() ? "" : device.at("name").get<std::string>()};
 }

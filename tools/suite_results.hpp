@@ -22,7 +22,7 @@ struct UnitKey {
   std::string matrix;
   std::string precision;
   index_t k = 1;
-  std::string layout = to_string(Layout::row_major);  // the SpMV's is row-major
+  Layout layout = Layout::row_major;  // of B and C; the SpMV's is row-major
   bool operator<(const UnitKey& other) const;
 };
 

@@ -19,6 +19,8 @@ enum class Layout { row_major, col_major };
 enum class Backend { reference, cpu, cuda, cusparse };
 
 const char* to_string(Layout layout);
+// "row-major" or "row", "col-major" or "col"; throws InvalidArgument.
+Layout layout_from_string(const char* name);
 const char* to_string(Backend backend);
 Backend backend_from_string(const char* name);  // throws InvalidArgument
 

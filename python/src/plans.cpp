@@ -17,12 +17,6 @@ Tuning tuning_from_name(const std::string& name) {
   throw InvalidArgument("tuning must be 'model' or 'measure' (got '" + name + "')");
 }
 
-Layout layout_from_name(const std::string& name) {
-  if (name == "row") return Layout::row_major;
-  if (name == "col") return Layout::col_major;
-  throw InvalidArgument("spmm_layout must be 'row' or 'col' (got '" + name + "')");
-}
-
 PlanOptions make_options(const std::string& backend, const std::string& kernel, const KernelParams& params,
                          bool explicit_transpose, bool spmv_only, int device, const std::string& reordering,
                          double expected_products, const std::string& tuning, int measured_candidates,
@@ -40,7 +34,11 @@ PlanOptions make_options(const std::string& backend, const std::string& kernel, 
   options.measured_candidates = measured_candidates;
   options.plan_cache = plan_cache;
   options.spmm_columns = spmm_columns;
-  options.spmm_layout = layout_from_name(spmm_layout);
+  try {
+    options.spmm_layout = layout_from_string(spmm_layout.c_str());
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument(std::string("spmm_layout: ") + e.what());
+  }
   return options;
 }
 

@@ -143,6 +143,13 @@ MatrixStats analysed(const DeviceCsrView<T>& a, int device, std::uint64_t& finge
 #endif
 }
 
+// The model's inputs, as the plan reports them.
+void record_features(Plan& plan, const detail::SelectorFeatures& features) {
+  plan.features.clear();
+  for (std::size_t i = 0; i < features.names.size(); ++i)
+    plan.features.emplace_back(features.names[i], features.values[i]);
+}
+
 template <class Matrix>
 MatrixDescription describe_matrix(Plan& plan, const Matrix& a, const DeviceProperties& device) {
   using T = typename detail::MatrixValue<Matrix>::type;
@@ -151,8 +158,7 @@ MatrixDescription describe_matrix(Plan& plan, const Matrix& a, const DevicePrope
   d.stats = analysed(a, plan.options.device, d.device_fingerprint);
   plan.analysis_seconds = seconds_since(analysis_start);
   d.features = detail::selector_features(d.stats, sizeof(T), device);
-  for (std::size_t i = 0; i < d.features.names.size(); ++i)
-    plan.features.emplace_back(d.features.names[i], d.features.values[i]);
+  record_features(plan, d.features);
   return d;
 }
 
@@ -498,9 +504,7 @@ void plan_spmm(Plan& plan, const Matrix& a, const MatrixDescription& described) 
   const std::string product = "SpMM of " + std::to_string(k) + " columns, " + to_string(plan.options.spmm_layout);
   const detail::SelectorFeatures features =
       detail::selector_spmm_features(described.stats, sizeof(T), *plan.device, k, plan.options.spmm_layout);
-  plan.features.clear();
-  for (std::size_t i = 0; i < features.names.size(); ++i)
-    plan.features.emplace_back(features.names[i], features.values[i]);
+  record_features(plan, features);
   const detail::SelectorModel* model = nullptr;
   std::string no_model;
   try {

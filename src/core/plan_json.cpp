@@ -36,12 +36,6 @@ Tuning tuning_from(const std::string& name) {
   throw InvalidArgument("tuning must be model or measure, not '" + name + "'");
 }
 
-Layout layout_from(const std::string& name) {
-  if (name == to_string(Layout::row_major)) return Layout::row_major;
-  if (name == to_string(Layout::col_major)) return Layout::col_major;
-  throw InvalidArgument("spmm_layout must be row-major or col-major, not '" + name + "'");
-}
-
 json options_json(const PlanOptions& o) {
   return {{"backend", to_string(o.backend)},
           {"kernel", o.kernel},
@@ -77,7 +71,7 @@ PlanOptions options_from(const json& j) {
   // Plans saved before deterministic mode or SpMM plans existed lack the keys.
   if (j.contains("deterministic")) o.deterministic = j.at("deterministic").get<bool>();
   if (j.contains("spmm_columns")) o.spmm_columns = j.at("spmm_columns").get<index_t>();
-  if (j.contains("spmm_layout")) o.spmm_layout = layout_from(j.at("spmm_layout").get<std::string>());
+  if (j.contains("spmm_layout")) o.spmm_layout = layout_from_string(j.at("spmm_layout").get<std::string>().c_str());
   return o;
 }
 

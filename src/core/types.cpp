@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "spmv/error.hpp"
 
@@ -9,6 +10,15 @@ namespace spmv {
 
 const char* to_string(Layout layout) {
   return layout == Layout::row_major ? "row-major" : "col-major";
+}
+
+Layout layout_from_string(const char* name) {
+  // Each layout's name and its short one (the CLI's and Python's).
+  const std::pair<Layout, const char*> short_names[] = {{Layout::row_major, "row"}, {Layout::col_major, "col"}};
+  for (const auto& [layout, short_name] : short_names)
+    if (std::strcmp(name, to_string(layout)) == 0 || std::strcmp(name, short_name) == 0) return layout;
+  throw InvalidArgument(std::string("unknown layout '") + name +
+                        "' (expected row or col, also written row-major or col-major)");
 }
 
 const char* to_string(Backend backend) {

@@ -19,6 +19,16 @@ double block_density(const MatrixStats& stats, index_t block_rows, index_t block
   return 0;
 }
 
+void add(SelectorFeatures& f, const char* name, double value) {
+  f.names.emplace_back(name);
+  f.values.push_back(value);
+}
+
+// B (cols x k) and C (rows x k) of an SpMM.
+double dense_operand_bytes(std::int64_t rows, std::int64_t cols, std::size_t value_bytes, index_t k) {
+  return static_cast<double>(rows + cols) * static_cast<double>(k) * static_cast<double>(value_bytes);
+}
+
 }  // namespace
 
 StatsOptions selector_stats_options(std::int64_t nnz) {
@@ -56,50 +66,40 @@ SelectorFeatures selector_features(const MatrixStats& stats, std::size_t value_b
   const double bandwidth = static_cast<double>(stats.lower_bandwidth) + stats.upper_bandwidth + 1;
 
   SelectorFeatures f;
-  const auto add = [&f](const char* name, double value) {
-    f.names.emplace_back(name);
-    f.values.push_back(value);
-  };
-  add("value_bytes", static_cast<double>(value_bytes));
-  add("log2_product_bytes_per_l2", log2_of(product_bytes / l2));
-  add("log2_x_bytes_per_l2", log2_of(cols * static_cast<double>(value_bytes) / l2));
-  add("log2_rows_per_multiprocessor", log2_of(rows / std::max(device.multiprocessors, 1)));
-  add("log2_cols_per_rows", log2_of(cols / rows));
-  add("log2_mean_row_length", log2_of(mean));
-  add("row_length_cv", stats.row_length.std / mean);
-  add("log2_max_per_mean_row_length", log2_of(stats.row_length.max / mean));
-  add("empty_row_fraction", stats.empty_rows / rows);
-  add("log2_ell_padding_ratio", log2_of(stats.ell_padding_ratio));
-  add("log2_dia_fill", log2_of(dia_fill));
-  add("log2_diagonals_per_mean_row_length",
+  add(f, "value_bytes", static_cast<double>(value_bytes));
+  add(f, "log2_product_bytes_per_l2", log2_of(product_bytes / l2));
+  add(f, "log2_x_bytes_per_l2", log2_of(cols * static_cast<double>(value_bytes) / l2));
+  add(f, "log2_rows_per_multiprocessor", log2_of(rows / std::max(device.multiprocessors, 1)));
+  add(f, "log2_cols_per_rows", log2_of(cols / rows));
+  add(f, "log2_mean_row_length", log2_of(mean));
+  add(f, "row_length_cv", stats.row_length.std / mean);
+  add(f, "log2_max_per_mean_row_length", log2_of(stats.row_length.max / mean));
+  add(f, "empty_row_fraction", stats.empty_rows / rows);
+  add(f, "log2_ell_padding_ratio", log2_of(stats.ell_padding_ratio));
+  add(f, "log2_dia_fill", log2_of(dia_fill));
+  add(f, "log2_diagonals_per_mean_row_length",
       log2_of(stats.occupied_diagonals / std::max(sampled_nnz / sampled_rows, 1e-3)));
-  add("hyb_coo_fraction", static_cast<double>(stats.hyb_coo_nnz) / nnz);
-  add("log2_bandwidth_per_cols", log2_of(bandwidth / cols));
-  add("block_density_4x4", block_density(stats, 4, 4));
-  add("block_density_4x64", block_density(stats, 4, 64));
-  add("log2_distinct_values_per_nnz", log2_of(static_cast<double>(stats.distinct_values) / sampled_nnz));
+  add(f, "hyb_coo_fraction", static_cast<double>(stats.hyb_coo_nnz) / nnz);
+  add(f, "log2_bandwidth_per_cols", log2_of(bandwidth / cols));
+  add(f, "block_density_4x4", block_density(stats, 4, 4));
+  add(f, "block_density_4x64", block_density(stats, 4, 64));
+  add(f, "log2_distinct_values_per_nnz", log2_of(static_cast<double>(stats.distinct_values) / sampled_nnz));
   return f;
 }
 
 double spmm_product_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz, std::size_t value_bytes,
                           index_t k) {
   return static_cast<double>(csr_bytes(static_cast<index_t>(rows), nnz, value_bytes)) +
-         static_cast<double>(rows + cols) * static_cast<double>(k) * static_cast<double>(value_bytes);
+         dense_operand_bytes(rows, cols, value_bytes, k);
 }
 
 SelectorFeatures selector_spmm_features(const MatrixStats& stats, std::size_t value_bytes,
                                         const DeviceProperties& device, index_t k, Layout layout) {
   SelectorFeatures f = selector_features(stats, value_bytes, device);
-  const double dense_bytes = static_cast<double>(stats.rows + stats.cols) * static_cast<double>(k) *
-                             static_cast<double>(value_bytes);
   const double l2 = std::max<double>(static_cast<double>(device.l2_bytes), 1);
-  const auto add = [&f](const char* name, double value) {
-    f.names.emplace_back(name);
-    f.values.push_back(value);
-  };
-  add("log2_columns", log2_of(static_cast<double>(k)));
-  add("column_major", layout == Layout::col_major ? 1.0 : 0.0);
-  add("log2_dense_bytes_per_l2", log2_of(dense_bytes / l2));
+  add(f, "log2_columns", log2_of(static_cast<double>(k)));
+  add(f, "column_major", layout == Layout::col_major ? 1.0 : 0.0);
+  add(f, "log2_dense_bytes_per_l2", log2_of(dense_operand_bytes(stats.rows, stats.cols, value_bytes, k) / l2));
   return f;
 }
 

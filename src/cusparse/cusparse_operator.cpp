@@ -7,6 +7,10 @@
 // SpMM is CUSPARSE_SPMM_ALG_DEFAULT. The SpMM kernels cusparse-spmm-alg1/2/3
 // run CUSPARSE_SPMM_CSR_ALG1/2/3 (their SpMV: CUSPARSE_SPMV_ALG_DEFAULT); a
 // layout an algorithm refuses is reported as Unavailable.
+// explicit_transpose: A^T is built on the device at plan time (as a user of
+// cuSPARSE would, with its csr2csc) and apply_transposed runs the kernel's
+// non-transposed product on it, in the kernel's format (COO for cusparse-coo);
+// without it, cuSPARSE's transposed mode on A.
 // Deterministic mode (PlanOptions::deterministic; cuSPARSE documents
 // CUSPARSE_SPMV_CSR_ALG2 as bitwise deterministic for the non-transposed
 // product only, and CUSPARSE_SPMM_CSR_ALG3 as deterministic): SpMV runs
@@ -80,10 +84,11 @@ class CusparseOperator final : public StagedOperator<T> {
   // `start`: when the factory began, so that the setup time covers the CSR
   // upload of the member initialisers as it does for the cuda backend.
   CusparseOperator(const OperatorMatrix<T>& a, const CusparseKernelEntry& entry, bool deterministic,
-                   clock_type::time_point start)
+                   bool explicit_transpose, clock_type::time_point start)
       : StagedOperator<T>(a.rows, a.cols),
         kind_(entry.kind),
         deterministic_(deterministic),
+        explicit_transpose_(explicit_transpose),
         trivial_(a.rows == 0 || a.cols == 0 || a.nnz == 0),
         matrix_(a.copy_to_device()),
         x_probe_(std::max(a.rows, a.cols), "cuSPARSE probe vector x"),
@@ -94,8 +99,8 @@ class CusparseOperator final : public StagedOperator<T> {
     description_.backend = Backend::cusparse;
     description_.format = entry.info.format;
     description_.kernel = entry.info.name;
-    description_.device_bytes = matrix_.bytes() + coo_rows_.bytes() + buffer_.bytes() +
-                                transposed_buffer_.bytes() + (transposed_ ? transposed_->bytes() : 0);
+    description_.device_bytes = matrix_.bytes() + coo_rows_.bytes() + buffer_.bytes() + transposed_buffer_.bytes() +
+                                (transposed_ ? transposed_->bytes() : 0) + transposed_coo_rows_.bytes();
     description_.matrix_bytes = kind_ == CusparseKernel::coo
                                     ? static_cast<std::size_t>(a.nnz) * (2 * sizeof(index_t) + sizeof(T))
                                     : csr_bytes(a.rows, a.nnz, sizeof(T));
@@ -197,24 +202,14 @@ class CusparseOperator final : public StagedOperator<T> {
 
   void create_descriptors(const OperatorMatrix<T>& a) {
     SPMV_CUSPARSE_CHECK(cusparseCreate(&handle_));
-    if (kind_ == CusparseKernel::coo) {
-      // The row of every entry, expanded from the uploaded row_ptr by cuSPARSE
-      // (as a user of cuSPARSE would): on the host and copied from pageable
-      // memory it cost 5 ns an entry, 4x the CSR upload.
-      coo_rows_ = DeviceBuffer<index_t>(static_cast<std::size_t>(a.nnz), "COO row indices");
-      SPMV_CUSPARSE_CHECK(cusparseXcsr2coo(handle_, matrix_.row_ptr.data(), a.nnz, a.rows, coo_rows_.data(),
-                                           CUSPARSE_INDEX_BASE_ZERO));
-      SPMV_CUSPARSE_CHECK(cusparseCreateCoo(&descr_, a.rows, a.cols, a.nnz, coo_rows_.data(),
-                                            matrix_.col_idx.data(), matrix_.values.data(),
-                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                            value_type<T>()));
-    } else {
-      descr_ = csr_descriptor(matrix_, a.rows, a.cols, a.nnz);
-    }
-    if (deterministic_) {
-      // cuSPARSE's transposed product is not deterministic: multiply by A^T.
+    const bool coo = kind_ == CusparseKernel::coo;
+    descr_ = coo ? coo_descriptor(matrix_, a.rows, a.cols, a.nnz, coo_rows_)
+                 : csr_descriptor(matrix_, a.rows, a.cols, a.nnz);
+    if (deterministic_ || explicit_transpose_) {
+      // Asked for, or because cuSPARSE's transposed product is not deterministic: multiply by A^T.
       transposed_.emplace(transpose_on_device(matrix_.view(), nullptr));
-      transposed_descr_ = csr_descriptor(*transposed_, a.cols, a.rows, a.nnz);
+      transposed_descr_ = coo ? coo_descriptor(*transposed_, a.cols, a.rows, a.nnz, transposed_coo_rows_)
+                              : csr_descriptor(*transposed_, a.cols, a.rows, a.nnz);
     }
     SPMV_CUSPARSE_CHECK(cusparseCreateDnVec(&x_, a.cols, x_probe_.data(), value_type<T>()));
     SPMV_CUSPARSE_CHECK(cusparseCreateDnVec(&y_, a.rows, y_probe_.data(), value_type<T>()));
@@ -228,7 +223,26 @@ class CusparseOperator final : public StagedOperator<T> {
       SPMV_CUSPARSE_CHECK(cusparseSpMV_preprocess(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
                                                   descr_, x_, &zero, y_, value_type<T>(),
                                                   algorithm(), buffer_.data()));
+      if (transposed_descr_)
+        SPMV_CUSPARSE_CHECK(cusparseSpMV_preprocess(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                                                    transposed_descr_, xt_, &zero, yt_, value_type<T>(),
+                                                    algorithm(), transposed_buffer_.data()));
     }
+  }
+
+  // A COO descriptor of `m`, the row of every entry expanded from its row_ptr
+  // into `rows_of_entries` by cuSPARSE (as a user of cuSPARSE would): on the
+  // host and copied from pageable memory it cost 5 ns an entry, 4x the CSR upload.
+  cusparseSpMatDescr_t coo_descriptor(const DeviceCsr<T>& m, index_t rows, index_t cols, index_t nnz,
+                                      DeviceBuffer<index_t>& rows_of_entries) {
+    rows_of_entries = DeviceBuffer<index_t>(static_cast<std::size_t>(nnz), "COO row indices");
+    SPMV_CUSPARSE_CHECK(cusparseXcsr2coo(handle_, m.row_ptr.data(), nnz, rows, rows_of_entries.data(),
+                                         CUSPARSE_INDEX_BASE_ZERO));
+    cusparseSpMatDescr_t descr{};
+    SPMV_CUSPARSE_CHECK(cusparseCreateCoo(&descr, rows, cols, nnz, rows_of_entries.data(),
+                                          const_cast<index_t*>(m.col_idx.data()), const_cast<T*>(m.values.data()),
+                                          CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, value_type<T>()));
+    return descr;
   }
 
   static cusparseSpMatDescr_t csr_descriptor(const DeviceCsr<T>& m, index_t rows, index_t cols, index_t nnz) {
@@ -277,6 +291,7 @@ class CusparseOperator final : public StagedOperator<T> {
 
   CusparseKernel kind_;
   bool deterministic_;  // PlanOptions::deterministic: see the top of this file
+  bool explicit_transpose_;  // PlanOptions::explicit_transpose: A^T stored
   bool trivial_;  // no entries or an empty shape: no cuSPARSE objects are made
   DeviceCsr<T> matrix_;
   DeviceBuffer<index_t> coo_rows_;
@@ -284,7 +299,8 @@ class CusparseOperator final : public StagedOperator<T> {
   DeviceBuffer<T> y_probe_;
   cusparseHandle_t handle_{};
   cusparseSpMatDescr_t descr_{};
-  std::optional<DeviceCsr<T>> transposed_;  // A^T, in deterministic mode
+  std::optional<DeviceCsr<T>> transposed_;  // A^T, with explicit_transpose or in deterministic mode
+  DeviceBuffer<index_t> transposed_coo_rows_;  // A^T's rows of entries, for cusparse-coo
   cusparseSpMatDescr_t transposed_descr_{};
   cusparseDnVecDescr_t x_{}, y_{}, xt_{}, yt_{};
   DeviceBuffer<char> buffer_;
@@ -319,7 +335,8 @@ std::unique_ptr<Operator<T>> make_operator_of(const OperatorMatrix<T>& a, const 
   for (const auto& entry : cusparse_registry()) {
     if (entry.info.name != name) continue;
     check_kernel_params(name, options.params, entry.info.params);
-    return std::make_unique<CusparseOperator<T>>(a, entry, options.deterministic, start);
+    return std::make_unique<CusparseOperator<T>>(a, entry, options.deterministic, options.explicit_transpose,
+                                                 start);
   }
   std::string list;
   for (const auto& entry : cusparse_registry()) list += (list.empty() ? "" : ", ") + entry.info.name;

@@ -215,14 +215,17 @@ KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend
     return m;
   }
   const OperatorDescription d = op->describe();
-  m.chosen_kernel = d.kernel;
-  m.format = d.format;
-  m.params = d.params;
+  // The transposed product of a plan that chose A^T's kernel runs that kernel on A^T's format.
+  const OperatorDescription& timed =
+      s.operation == BenchOperation::spmv_transposed && d.transposed ? *d.transposed : d;
+  m.chosen_kernel = timed.kernel;
+  m.format = timed.format;
+  m.params = timed.params;
   m.analysis_seconds = planning_seconds + d.analysis_seconds;
   m.build_seconds = d.build_seconds;
   m.upload_seconds = d.upload_seconds;
   m.reorder_seconds = d.reorder_seconds;
-  m.matrix_bytes = d.matrix_bytes;
+  m.matrix_bytes = timed.matrix_bytes;
   m.device_bytes = d.device_bytes;
   m.index_compression = d.index_compression;
   const std::size_t n_in = input_size(a, s), n_out = output_size(a, s);

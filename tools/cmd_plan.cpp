@@ -26,6 +26,7 @@ struct PlanCommandOptions {
   std::string layout = "row";
   bool measure = false;
   bool deterministic = false;
+  bool explicit_transpose = false;
   int measured_candidates = PlanOptions{}.measured_candidates;
   std::string plan_cache;
   bool json = false;
@@ -70,6 +71,14 @@ void print_plan(const Plan& p, const std::string& source) {
                c.refusal ? (c.refusal->empty() ? "accepts" : *c.refusal) : "-");
 }
 
+// A plan and, below it, the plan of A^T when it has one.
+void print_plans(const Plan& p, const std::string& source) {
+  print_plan(p, source);
+  if (!p.transposed) return;
+  fmt::print("\napply_transposed multiplies by A^T, stored in a format chosen for it:\n\n");
+  print_plan(*p.transposed, source + ", transposed");
+}
+
 template <class T>
 int run_plan(const PlanCommandOptions& o, const Csr<double>& matrix, const std::string& source) {
   PlanOptions options;
@@ -82,6 +91,7 @@ int run_plan(const PlanCommandOptions& o, const Csr<double>& matrix, const std::
   options.measured_candidates = o.measured_candidates;
   options.plan_cache = o.plan_cache;
   options.deterministic = o.deterministic;
+  options.explicit_transpose = o.explicit_transpose;
   if (o.device_l2_bytes > 0)
     options.target_device =
         DeviceProperties{o.device_name, o.device_multiprocessors, o.device_l2_bytes, o.device_bandwidth_gbs};
@@ -89,7 +99,7 @@ int run_plan(const PlanCommandOptions& o, const Csr<double>& matrix, const std::
   if (o.json)
     fmt::print("{}\n", plan_to_json(p));
   else
-    print_plan(p, source);
+    print_plans(p, source);
   return exit_success;
 }
 
@@ -141,6 +151,9 @@ Command add_plan_command(CLI::App& app) {
   c->add_flag("--deterministic", o->deterministic,
               "consider only kernels with bitwise identical results run to run (see 'spmv kernels'); a "
               "--kernel without it is refused");
+  c->add_flag("--explicit-transpose", o->explicit_transpose,
+              "plan for apply_transposed too: A^T stored on the device (with the cuda backend and no --kernel: "
+              "its own kernel, chosen from A^T's structure, printed below A's plan)");
   c->add_option("--measured-candidates", o->measured_candidates,
                 "how many of the model's best candidates --measure times (default 3, plus cuSPARSE's best)")
       ->check(CLI::Range(1, 100));

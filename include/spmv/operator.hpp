@@ -124,7 +124,13 @@ struct PlanOptions {
   std::string kernel;
   KernelParams params;    // overrides of the named kernel's parameters
   // apply_transposed: true builds A^T once (more memory, fastest); false uses
-  // the kernel's transposed product without storing A^T.
+  // the kernel's transposed product without storing A^T. With the cuda
+  // backend and no kernel named, A^T gets a kernel of its own: the plan
+  // chooses it as it chooses A's, from A^T's structure (Plan::transposed; the
+  // rows of A^T are A's columns, so a tall narrow A has a few long rows
+  // there), and the operator builds A^T on the device in that format. In
+  // deterministic mode, with a kernel named or with a reordering, A^T is
+  // stored in A's format and multiplied by A's kernel.
   bool explicit_transpose = false;
   // Operators of non-CSR formats keep a device CSR of A for apply_transposed
   // and spmm. true skips it (saving its memory); those calls then throw
@@ -194,6 +200,12 @@ struct OperatorDescription {
   std::string format;
   std::string kernel;
   KernelParams params;
+  // When the plan chose A^T's kernel apart from A's
+  // (PlanOptions::explicit_transpose): the description of the operator of
+  // A^T that apply_transposed runs (its kernel, format, parameters and
+  // matrix bytes); the figures below then count it too (its device bytes,
+  // and building A^T and its operator in build_seconds). Null otherwise.
+  std::shared_ptr<const OperatorDescription> transposed;
   // Bytes held on the device (0 for host backends); they grow when the first
   // narrow spmm() builds the default SpMM's copy of A.
   std::size_t device_bytes = 0;

@@ -72,6 +72,11 @@ struct Plan {
   std::optional<DeviceProperties> device;  // the device planned for (cuda plans)
   std::vector<std::pair<std::string, double>> features;  // the model's inputs, in its order
   std::vector<PlanCandidate> candidates;   // best first by predicted cost
+  // With PlanOptions::explicit_transpose on the cuda backend and no kernel
+  // named: the plan of A^T (its own features, candidates and choice, for
+  // apply_transposed; its analysis_seconds include building A^T to analyse
+  // it). Null otherwise.
+  std::shared_ptr<const Plan> transposed;
 };
 
 // Analyses `a` and chooses. Throws InvalidArgument for an unknown kernel or

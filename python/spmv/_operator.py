@@ -50,7 +50,9 @@ def make_plan(matrix, backend="auto", kernel=None, params=None, expected_product
     spmm_columns=k (k >= 2) plans for `op @ B` with B of k columns in
     spmm_layout ("row": C-ordered, "col": Fortran-ordered): the candidates
     are then the SpMM kernels, chosen by the SpMM model (tuning="measure":
-    timed); 0 plans for the SpMV.
+    timed); 0 plans for the SpMV. explicit_transpose=True stores A^T for
+    `op.T @ x`; on the cuda backend with no kernel named, A^T then gets a
+    plan of its own (plan.transposed), chosen from A^T's structure.
     """
     library = library_matrix(matrix, dtype)
     options = _options(library, backend, kernel, params, explicit_transpose, spmv_only, device, reordering,

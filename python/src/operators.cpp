@@ -60,6 +60,8 @@ py::dict describe_operator(const OperatorDescription& d) {
         py::arg("space_savings_against_csr") = c.against_csr.space_savings(),
         py::arg("bytes_per_nonzero") = c.bytes_per_nonzero());
   }
+  // The operator of A^T that apply_transposed runs, when the plan chose its kernel.
+  out["transposed"] = d.transposed ? py::object(describe_operator(*d.transposed)) : py::object(py::none());
   return out;
 }
 

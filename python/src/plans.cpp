@@ -95,6 +95,10 @@ void bind_plans(py::module_& m) {
                                for (const PlanCandidate& c : p.candidates) list.append(candidate_dict(c));
                                return list;
                              })
+      .def_property_readonly(
+          "transposed",
+          [](const Plan& p) { return p.transposed ? py::cast(Plan(*p.transposed)) : py::object(py::none()); },
+          "The plan of A^T (explicit_transpose on the cuda backend, no kernel named), else None.")
       .def("to_json", &plan_to_json, "The plan as JSON text (spmv plan's format).")
       .def_static("from_json", &plan_from_json, py::arg("text"), "A plan read back from to_json()'s text.")
       .def("__repr__", [](const Plan& p) {

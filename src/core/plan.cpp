@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "core/backends.hpp"
 #include "core/csr_checks.hpp"
@@ -18,6 +19,7 @@
 #include "cuda/device_scope.hpp"
 #include "cuda/uploaded_csr.hpp"
 #endif
+#include "core/paired_operator.hpp"
 #include "core/permuted_operator.hpp"
 #include "select/features.hpp"
 #include "select/format_refusal.hpp"
@@ -550,8 +552,9 @@ void plan_spmm(Plan& plan, const Matrix& a, const MatrixDescription& described) 
   if (plan.tuning != "default") plan.reason = product + ": " + plan.reason;
 }
 
+// The plan of the product `options` name, A's alone (see make_plan_of).
 template <class Matrix>
-Plan make_plan_of(const Matrix& a, const PlanOptions& options) {
+Plan plan_product(const Matrix& a, const PlanOptions& options) {
   using T = typename detail::MatrixValue<Matrix>::type;
   check_matrix(a, options);
   if (!(options.expected_products >= 0))
@@ -632,6 +635,69 @@ Plan make_plan_of(const Matrix& a, const PlanOptions& options) {
     measure_candidates(plan, a, best_candidates_to_measure(plan, a, described.stats), *cache);
   }
 #endif
+  return plan;
+}
+
+// Whether the plan chooses A^T's kernel apart from A's (PlanOptions::explicit_transpose).
+bool plans_transposed(const PlanOptions& options) {
+  return options.explicit_transpose && options.backend == Backend::cuda && options.kernel.empty() &&
+         options.params.empty() && options.reordering == Reordering::none && !options.deterministic;
+}
+
+#ifdef SPMV_HAVE_CUDA
+// A^T made on the current device: from an upload of a host matrix (freed
+// once A^T is built), or from the matrix there.
+template <class T>
+detail::UploadedCsr<T> transposed_on_device(const Csr<T>& a) {
+  const detail::UploadedCsr<T> uploaded(a);
+  return detail::UploadedCsr<T>::transpose_of(uploaded.view());
+}
+template <class T>
+detail::UploadedCsr<T> transposed_on_device(const DeviceCsrView<T>& a) {
+  return detail::UploadedCsr<T>::transpose_of(a);
+}
+#endif
+
+// The plan of A^T for `options`. A^T is made on the device where one is
+// planned for (about an upload of A; analysed there as any matrix on the
+// device), else on the host (a pass over every entry, tens of times the
+// upload's time); its analysis_seconds include making it.
+template <class Matrix>
+Plan plan_of_transposed(const Matrix& a, const PlanOptions& options) {
+  using T = typename detail::MatrixValue<Matrix>::type;
+  constexpr bool on_device = std::is_same_v<Matrix, DeviceCsrView<T>>;
+  const auto start = clock_type::now();
+  const auto planned = [&](const auto& transposed) {
+    const double transpose_seconds = seconds_since(start);
+    Plan plan = plan_product(transposed, options);
+    plan.analysis_seconds += transpose_seconds;
+    return plan;
+  };
+#ifdef SPMV_HAVE_CUDA
+  if (on_device || (!options.target_device && detail::cuda_device_present())) {
+    const detail::DeviceScope scope(options.device);
+    return planned(transposed_on_device(a).view());
+  }
+#endif
+  if constexpr (on_device)
+    throw Unavailable("a matrix on the device needs the cuda backend, which is not in this build");
+  else
+    return planned(transpose(a));
+}
+
+// A's plan and, with plans_transposed, A^T's beside it: the product of A^T
+// alone (spmv_only), chosen from A^T's features as A's kernel is from A's.
+template <class Matrix>
+Plan make_plan_of(const Matrix& a, const PlanOptions& options) {
+  if (!plans_transposed(options)) return plan_product(a, options);
+  PlanOptions forward = options;
+  forward.explicit_transpose = false;  // the operator of A stores no A^T of its own
+  Plan plan = plan_product(a, forward);
+  plan.options.explicit_transpose = true;
+  PlanOptions of_transposed = forward;
+  of_transposed.spmv_only = true;
+  of_transposed.spmm_columns = 0;
+  plan.transposed = std::make_shared<const Plan>(plan_of_transposed(a, of_transposed));
   return plan;
 }
 
@@ -719,10 +785,39 @@ auto build_ranked(const Plan& plan, const Matrix& a) {
   }
 }
 
+template <class Matrix>
+using OperatorOf = std::unique_ptr<Operator<typename detail::MatrixValue<Matrix>::type>>;
+
+template <class Matrix>
+OperatorOf<Matrix> build_planned(const Plan& plan, const Matrix& a);
+
+// The operator of a plan with A^T's beside it (Plan::transposed): A's, with
+// no A^T of its own, and A^T's, built from an A^T made on the device (which
+// its operator copies, so that A^T is briefly held twice), paired.
+template <class Matrix>
+OperatorOf<Matrix> build_paired(const Plan& plan, const Matrix& a) {
+#ifdef SPMV_HAVE_CUDA
+  const auto start = clock_type::now();
+  OperatorOf<Matrix> transposed;
+  {
+    const detail::DeviceScope on_device(plan.options.device);
+    const auto transposed_matrix = transposed_on_device(a);
+    transposed = build_planned(*plan.transposed, transposed_matrix.view());
+  }
+  const double transposed_seconds = seconds_since(start);
+  Plan forward = plan;
+  forward.options.explicit_transpose = false;
+  forward.transposed.reset();
+  return detail::make_paired_operator(build_ranked(forward, a), std::move(transposed), transposed_seconds);
+#else
+  return build_ranked(plan, a);  // throws: the cuda backend is not in this build
+#endif
+}
+
 // The built operator, bound to the stream the options name.
 template <class Matrix>
-auto build_planned(const Plan& plan, const Matrix& a) {
-  auto op = build_ranked(plan, a);
+OperatorOf<Matrix> build_planned(const Plan& plan, const Matrix& a) {
+  OperatorOf<Matrix> op = plan.transposed ? build_paired(plan, a) : build_ranked(plan, a);
   op->set_stream(plan.options.stream);
   return op;
 }

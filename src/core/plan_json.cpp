@@ -2,6 +2,9 @@
 // written, so that a plan read back builds the same operator.
 #include <nlohmann/json.hpp>
 
+#include <memory>
+#include <utility>
+
 #include "spmv/error.hpp"
 #include "spmv/plan.hpp"
 
@@ -102,9 +105,7 @@ PlanCandidate candidate_from(const json& j) {
   return c;
 }
 
-}  // namespace
-
-std::string plan_to_json(const Plan& p) {
+json plan_json(const Plan& p) {
   json features = json::object();
   for (const auto& [name, value] : p.features) features[name] = value;
   json candidates = json::array();
@@ -127,36 +128,57 @@ std::string plan_to_json(const Plan& p) {
                   {"measured_products", p.measured_products},
                   {"device", p.device ? device_json(*p.device) : json(nullptr)},
                   {"features", features},
-                  {"candidates", candidates}};
-  return j.dump(2);
+                  {"candidates", candidates},
+                  {"transposed", p.transposed ? plan_json(*p.transposed) : json(nullptr)}};
+  return j;
 }
+
+Plan plan_from(const json& j) {
+  if (j.value("format_version", "") != "spmv-plan/1") throw InvalidArgument("not an spmv-plan/1 document");
+  Plan p;
+  p.options = options_from(j.at("options"));
+  p.format = j.at("format").get<std::string>();
+  p.value_type = j.at("value_type").get<std::string>();
+  if (p.value_type != "f32" && p.value_type != "f64")
+    throw InvalidArgument("value_type must be f32 or f64, not '" + p.value_type + "'");
+  p.rows = j.at("rows").get<index_t>();
+  p.cols = j.at("cols").get<index_t>();
+  p.nnz = j.at("nnz").get<std::int64_t>();
+  p.predicted_seconds = j.at("predicted_seconds").get<double>();
+  p.predicted_setup_seconds = j.at("predicted_setup_seconds").get<double>();
+  p.expected_products = j.at("expected_products").get<double>();
+  p.tuning = j.at("tuning").get<std::string>();
+  p.reason = j.at("reason").get<std::string>();
+  p.analysis_seconds = j.at("analysis_seconds").get<double>();
+  p.selection_seconds = j.at("selection_seconds").get<double>();
+  p.measurement_seconds = j.at("measurement_seconds").get<double>();
+  p.measured_products = j.at("measured_products").get<int>();
+  if (!j.at("device").is_null()) p.device = device_from(j.at("device"));
+  for (const auto& [name, value] : j.at("features").items()) p.features.emplace_back(name, value.get<double>());
+  for (const json& c : j.at("candidates")) p.candidates.push_back(candidate_from(c));
+  // Plans saved before A^T had plans of its own lack the key.
+  if (j.contains("transposed") && !j.at("transposed").is_null()) {
+    const json& nested = j.at("transposed");
+    if (nested.is_object() && nested.contains("transposed") && !nested.at("transposed").is_null())
+      throw InvalidArgument("the plan of A^T ('transposed') holds a transposed plan of its own");
+    Plan transposed = plan_from(nested);
+    if (transposed.rows != p.cols || transposed.cols != p.rows || transposed.nnz != p.nnz ||
+        transposed.value_type != p.value_type)
+      throw InvalidArgument("the plan of A^T ('transposed') is for a " + std::to_string(transposed.rows) + " x " +
+                            std::to_string(transposed.cols) + " " + transposed.value_type + " matrix of " +
+                            std::to_string(transposed.nnz) + " non-zeros, not the transpose of this one");
+    p.transposed = std::make_shared<const Plan>(std::move(transposed));
+  }
+  return p;
+}
+
+}  // namespace
+
+std::string plan_to_json(const Plan& p) { return plan_json(p).dump(2); }
 
 Plan plan_from_json(const std::string& text) {
   try {
-    const json j = json::parse(text);
-    if (j.value("format_version", "") != "spmv-plan/1") throw InvalidArgument("not an spmv-plan/1 document");
-    Plan p;
-    p.options = options_from(j.at("options"));
-    p.format = j.at("format").get<std::string>();
-    p.value_type = j.at("value_type").get<std::string>();
-    if (p.value_type != "f32" && p.value_type != "f64")
-      throw InvalidArgument("value_type must be f32 or f64, not '" + p.value_type + "'");
-    p.rows = j.at("rows").get<index_t>();
-    p.cols = j.at("cols").get<index_t>();
-    p.nnz = j.at("nnz").get<std::int64_t>();
-    p.predicted_seconds = j.at("predicted_seconds").get<double>();
-    p.predicted_setup_seconds = j.at("predicted_setup_seconds").get<double>();
-    p.expected_products = j.at("expected_products").get<double>();
-    p.tuning = j.at("tuning").get<std::string>();
-    p.reason = j.at("reason").get<std::string>();
-    p.analysis_seconds = j.at("analysis_seconds").get<double>();
-    p.selection_seconds = j.at("selection_seconds").get<double>();
-    p.measurement_seconds = j.at("measurement_seconds").get<double>();
-    p.measured_products = j.at("measured_products").get<int>();
-    if (!j.at("device").is_null()) p.device = device_from(j.at("device"));
-    for (const auto& [name, value] : j.at("features").items()) p.features.emplace_back(name, value.get<double>());
-    for (const json& c : j.at("candidates")) p.candidates.push_back(candidate_from(c));
-    return p;
+    return plan_from(json::parse(text));
   } catch (const json::exception& e) {
     throw ParseError("plan", 0, e.what());
   } catch (const InvalidArgument& e) {

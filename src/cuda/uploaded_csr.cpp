@@ -1,4 +1,4 @@
-// A host Csr uploaded once for the measure mode (uploaded_csr.hpp).
+// A host Csr uploaded once, or an A^T built on the device (uploaded_csr.hpp).
 #include "cuda/uploaded_csr.hpp"
 
 #include <chrono>
@@ -18,6 +18,17 @@ UploadedCsr<T>::UploadedCsr(const Csr<T>& a) {
   arrays_ = std::make_unique<Arrays>(Arrays{DeviceCsr<T>(a)});
   SPMV_CUDA_CHECK(cudaDeviceSynchronize());
   seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+template <class T>
+UploadedCsr<T> UploadedCsr<T>::transpose_of(const DeviceCsrView<T>& a) {
+  const auto start = std::chrono::steady_clock::now();
+  UploadedCsr transposed;
+  const CsrView<T> source{a.rows, a.cols, a.nnz, a.row_ptr, a.col_idx, a.values};
+  transposed.arrays_ = std::make_unique<Arrays>(Arrays{transpose_on_device(source, nullptr)});
+  SPMV_CUDA_CHECK(cudaDeviceSynchronize());
+  transposed.seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return transposed;
 }
 
 template <class T>

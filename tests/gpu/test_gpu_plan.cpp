@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cuda/device_buffer.hpp"
 #include "spmv/gen.hpp"
 #include "spmv/plan.hpp"
 #include "test_support.hpp"
@@ -44,6 +45,75 @@ TEST(GpuPlan, TheModelsChoiceIsCorrectForEveryExpectedProductCount) {
       expect_correct_product(p, a);
       expect_correct_product(make_plan(cast<float>(a), options), cast<float>(a));
     }
+  }
+}
+
+// explicit_transpose with no kernel named: apply_transposed runs the kernel
+// chosen for A^T on A^T's own format, apply and spmm A's operator; from a
+// host matrix and from one on the device.
+TEST(GpuPlan, ATransposeWithAPlanOfItsOwnMultipliesCorrectly) {
+  SPMV_GPU_TEST_PRELUDE();
+  for (const char* spec : {"classification:rows=50000,cols=127,per_row=12", "rmat:scale=13,edge_factor=8",
+                           "fewhuge:rows=20000,cols=30000,per_row=4,huge_rows=2,huge_length=15000"}) {
+    SCOPED_TRACE(spec);
+    const Csr<double> a = generate(parse_generator_spec(spec));
+    PlanOptions options;
+    options.backend = Backend::cuda;
+    options.explicit_transpose = true;
+    const Plan p = make_plan(a, options);
+    ASSERT_NE(p.transposed, nullptr);
+    const auto op = make_operator(p, a);
+    const OperatorDescription d = op->describe();
+    ASSERT_NE(d.transposed, nullptr);
+    EXPECT_EQ(d.transposed->kernel, p.transposed->options.kernel);
+    EXPECT_GT(d.device_bytes, d.transposed->device_bytes);
+    const std::vector<double> xt = test::random_vector<double>(static_cast<std::size_t>(a.rows), 5);
+    const std::vector<double> y0 = test::random_vector<double>(static_cast<std::size_t>(a.cols), 6);
+    std::vector<double> yt = y0;
+    op->apply_transposed(xt.data(), yt.data(), 2.0, 0.5);
+    EXPECT_TRUE(test::matches_reference_spmv_transposed(a, xt, y0, 2.0, 0.5, yt)) << d.transposed->kernel;
+    const std::vector<double> x = test::random_vector<double>(static_cast<std::size_t>(a.cols), 7);
+    std::vector<double> y(static_cast<std::size_t>(a.rows));
+    op->apply(x.data(), y.data());
+    EXPECT_TRUE(test::matches_reference_spmv(a, x, {}, 1.0, 0.0, y)) << d.kernel;
+    const std::vector<double> b = test::random_vector<double>(static_cast<std::size_t>(a.cols) * 3, 8);
+    std::vector<double> c(static_cast<std::size_t>(a.rows) * 3);
+    op->spmm(b.data(), c.data(), 3, Layout::row_major);
+    EXPECT_TRUE(test::matches_reference_spmm(a, b, {}, 3, Layout::row_major, 1.0, 0.0, c));
+
+    const Csr<float> af = cast<float>(a);
+    const detail::DeviceBuffer<index_t> row_ptr(af.row_ptr, "test row_ptr"), col_idx(af.col_idx, "test col_idx");
+    const detail::DeviceBuffer<float> values(af.values, "test values");
+    const DeviceCsrView<float> on_device{af.rows, af.cols, af.nnz(), row_ptr.data(), col_idx.data(), values.data()};
+    const Plan from_device = make_plan(on_device, options);
+    ASSERT_NE(from_device.transposed, nullptr);
+    EXPECT_EQ(from_device.transposed->options.kernel, make_plan(af, options).transposed->options.kernel);
+    const auto device_op = make_operator(from_device, on_device);
+    const std::vector<float> xf = test::random_vector<float>(static_cast<std::size_t>(a.rows), 9);
+    std::vector<float> yf(static_cast<std::size_t>(a.cols));
+    device_op->apply_transposed(xf.data(), yf.data());
+    EXPECT_TRUE(test::matches_reference_spmv_transposed(af, xf, {}, 1.0f, 0.0f, yf));
+  }
+}
+
+// cuSPARSE's kernels with explicit_transpose multiply by an A^T they store,
+// in their own format: more device memory, the same product.
+TEST(GpuPlan, CusparseKernelsStoreTheTransposeWhenAsked) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> a = generate(parse_generator_spec("rmat:scale=12,edge_factor=8"));
+  const std::vector<double> x = test::random_vector<double>(static_cast<std::size_t>(a.rows), 3);
+  for (const char* kernel : {"cusparse-csr-alg1", "cusparse-csr-alg2", "cusparse-coo"}) {
+    SCOPED_TRACE(kernel);
+    PlanOptions options;
+    options.backend = Backend::cusparse;
+    options.kernel = kernel;
+    const std::size_t without = plan(a, options)->describe().device_bytes;
+    options.explicit_transpose = true;
+    const auto op = plan(a, options);
+    EXPECT_GE(op->describe().device_bytes, without + a.col_idx.size() * (sizeof(index_t) + sizeof(double)));
+    std::vector<double> y(static_cast<std::size_t>(a.cols));
+    op->apply_transposed(x.data(), y.data());
+    EXPECT_TRUE(test::matches_reference_spmv_transposed(a, x, {}, 1.0, 0.0, y));
   }
 }
 

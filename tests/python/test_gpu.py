@@ -127,6 +127,21 @@ def test_spmm_plan_chooses_an_spmm_kernel(cupy, order):
         assert_product_close(c[:, j].get(), a, b[:, j], expected[:, j])
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_explicit_transpose_plans_the_transpose_of_its_own(cupy, dtype):
+    a = scipy.sparse.random(40000, 120, density=0.1, format="csr", dtype=dtype,
+                            random_state=np.random.default_rng(4))
+    plan = spmv.make_plan(a, backend="cuda", explicit_transpose=True)
+    assert plan.transposed is not None and plan.transposed.shape == (120, 40000), plan.reason
+    assert plan.transposed.transposed is None
+    op = spmv.make_operator(plan, a)
+    assert op.describe()["transposed"]["kernel"] == plan.transposed.kernel
+    x = random_vector(40000, dtype)
+    assert_product_close((op.T @ cupy.asarray(x)).get(), a.T.tocsr(), x, a.T @ x)
+    x = random_vector(120, dtype)
+    assert_product_close((op @ cupy.asarray(x)).get(), a, x, a @ x)
+
+
 def test_cupyx_matrix_on_a_non_blocking_stream(cupy):
     import cupyx.scipy.sparse
 

@@ -1,6 +1,7 @@
 // The plan as a value: JSON round trip, forced kernels, the selector's
 // refusal checks against the format builders, and bad plans.
 #include <algorithm>
+#include <functional>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -289,6 +290,69 @@ TEST(Plan, AnSpmmPlanRanksTheSpmmKernelsByTheSpmmModel) {
   EXPECT_THROW(make_plan(a, options), InvalidArgument);
 }
 
+// With explicit_transpose, A^T gets a plan of its own: the plan make_plan
+// gives transpose(A) for the SpMV alone. A tall narrow A (LIBSVM's shape) has
+// a few long rows there. Not with a kernel named, in deterministic mode or
+// on another backend: A^T then keeps A's kernel.
+TEST(Plan, ExplicitTransposePlansATransposeOfItsOwn) {
+  const Csr<double> a = generate(parse_generator_spec("classification:rows=60000,cols=127,per_row=16"));
+  PlanOptions options = described_h100();
+  options.explicit_transpose = true;
+  const Plan plan = make_plan(a, options);
+  ASSERT_NE(plan.transposed, nullptr);
+  const Plan& transposed = *plan.transposed;
+  EXPECT_TRUE(plan.options.explicit_transpose);
+  EXPECT_EQ(transposed.rows, a.cols);
+  EXPECT_EQ(transposed.cols, a.rows);
+  EXPECT_EQ(transposed.nnz, plan.nnz);
+  EXPECT_FALSE(transposed.options.explicit_transpose);
+  EXPECT_TRUE(transposed.options.spmv_only);
+  EXPECT_EQ(transposed.transposed, nullptr);
+  EXPECT_GT(transposed.analysis_seconds, 0);
+
+  PlanOptions of_transposed = described_h100();
+  of_transposed.spmv_only = true;
+  const Plan direct = make_plan(transpose(a), of_transposed);
+  EXPECT_EQ(transposed.options.kernel, direct.options.kernel);
+  EXPECT_EQ(transposed.features, direct.features);
+  ASSERT_EQ(transposed.candidates.size(), direct.candidates.size());
+  for (std::size_t i = 0; i < direct.candidates.size(); ++i)
+    EXPECT_EQ(transposed.candidates[i].kernel, direct.candidates[i].kernel);
+  EXPECT_NE(transposed.features, plan.features);  // A^T's rows are not A's
+  PlanOptions of_a = described_h100();
+  EXPECT_EQ(plan.options.kernel, make_plan(a, of_a).options.kernel);  // A's choice is unchanged
+
+  const std::string json = plan_to_json(plan);
+  const Plan back = plan_from_json(json);
+  EXPECT_EQ(plan_to_json(back), json);
+  ASSERT_NE(back.transposed, nullptr);
+  EXPECT_EQ(back.transposed->options.kernel, transposed.options.kernel);
+
+  for (const auto& change : std::vector<std::function<void(PlanOptions&)>>{
+           [](PlanOptions& o) { o.kernel = "csr-vector"; }, [](PlanOptions& o) { o.deterministic = true; },
+           [](PlanOptions& o) { o.backend = Backend::cpu; }}) {
+    PlanOptions other = options;
+    change(other);
+    EXPECT_EQ(make_plan(a, other).transposed, nullptr);
+  }
+}
+
+TEST(Plan, ATransposedPlanReadBackMustBeOfTheTranspose) {
+  const Csr<double> a = generate(parse_generator_spec("uniform:rows=3000,cols=500,per_row=6"));
+  PlanOptions options = described_h100();
+  options.explicit_transpose = true;
+  const nlohmann::json j = nlohmann::json::parse(plan_to_json(make_plan(a, options)));
+  nlohmann::json wrong_size = j;
+  wrong_size["transposed"]["rows"] = 3000;
+  EXPECT_THROW(plan_from_json(wrong_size.dump()), ParseError);
+  nlohmann::json nested = j;
+  nested["transposed"]["transposed"] = j["transposed"];
+  EXPECT_THROW(plan_from_json(nested.dump()), ParseError);
+  nlohmann::json older = j;  // a plan saved before the key existed
+  older.erase("transposed");
+  EXPECT_EQ(plan_from_json(older.dump()).transposed, nullptr);
+}
+
 TEST(Plan, BadOptionsAndBadJsonAreRefused) {
   const Csr<double> a = generate(parse_generator_spec("stencil5:n=8"));
   PlanOptions options;
@@ -420,6 +484,12 @@ TEST(CliPlan, PrintsTheChoiceForADescribedDevice) {
   ASSERT_EQ(spmm.exit_code, 0) << spmm.err;
   EXPECT_EQ(plan_from_json(spmm.out).options.spmm_columns, 8);
   EXPECT_EQ(plan_from_json(spmm.out).options.spmm_layout, Layout::col_major);
+  const CliRun transposed =
+      run_cli({"plan", "--gen", "classification:rows=20000,cols=100,per_row=8", "--explicit-transpose",
+               "--device-l2", "50MiB", "--device-sms", "132", "--device-bandwidth", "3000"});
+  ASSERT_EQ(transposed.exit_code, 0) << transposed.err;
+  EXPECT_NE(transposed.out.find("apply_transposed multiplies by A^T"), std::string::npos) << transposed.out;
+  EXPECT_NE(transposed.out.find("(100 x 20000,"), std::string::npos) << transposed.out;
 }
 
 }  // namespace

@@ -64,7 +64,7 @@ struct BenchOptions {
 // The chosen kernels for k columns (bench_kernels.hpp), refusing an SpMM
 // kernel for an SpMV: its operator's apply() would time the default SpMV.
 std::vector<std::string> kernels_to_time(const BenchOptions& o, Backend backend) {
-  const std::vector<std::string> names = chosen_kernels(o.kernels, backend, "bench", {}, o.k);
+  const std::vector<std::string> names = chosen_kernels(o.kernels, backend, "bench", {auto_kernel}, o.k);
   if (o.k == 1)
     for (const KernelInfo& kernel : kernel_catalogue())
       if (kernel.spmm_only && std::find(names.begin(), names.end(), kernel.name) != names.end())
@@ -239,7 +239,8 @@ Command add_bench_command(CLI::App& app) {
        "times every cuSPARSE algorithm as the baseline")
       ->check(CLI::IsMember({"auto", "cpu", "reference", "cuda", "cusparse"}));
   c->add_option("--kernels", o->kernels,
-                "comma-separated kernel names of the backend, or all (see 'spmv kernels')");
+                "comma-separated kernel names of the backend, or all (see 'spmv kernels'); auto: the plan's own "
+                "choice (make_plan with no kernel named; with --k, the plan for that SpMM)");
   c->add_option("--precision", o->precision, "value type: f64 (default) or f32")
       ->check(CLI::IsMember({"f32", "f64"}));
   c->add_option("--k", o->k, "columns of B: more than 1 times SpMM C = alpha*A*B + beta*C")

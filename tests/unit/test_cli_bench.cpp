@@ -104,6 +104,18 @@ TEST(CliBench, SpmmTransposedAndSinglePrecisionVariants) {
   EXPECT_GT(row["max_relative_error"].get<double>(), 0.0);  // single precision does round
 }
 
+// "auto" times the plan's own choice beside named kernels.
+TEST(CliBench, AutoTimesThePlansChoice) {
+  const json report = bench_json({sample("dwt_992.mtx.gz"), "--backend", "cpu", "--kernels", "auto,cpu-csr"});
+  ASSERT_EQ(report["results"].size(), 2u);
+  EXPECT_EQ(report["results"][0]["kernel"], "auto");
+  EXPECT_EQ(report["results"][0]["chosen_kernel"], "cpu-csr");
+  expect_consistent_row(report["results"][0], 16744, 1);
+  const CliRun unknown = run_cli({"bench", sample("dwt_992.mtx.gz"), "--backend", "cpu", "--kernels", "best"});
+  EXPECT_NE(unknown.exit_code, 0);
+  EXPECT_NE(unknown.err.find("unknown kernel 'best'"), std::string::npos) << unknown.err;
+}
+
 TEST(CliBench, TablePrintsEachKernelAndItsSetup) {
   const CliRun run =
       run_cli({"bench", sample("dwt_992.mtx.gz"), "--backend", "cpu", "--runs", "2", "--no-flush"});

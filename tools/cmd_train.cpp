@@ -75,7 +75,9 @@ int run_train(const TrainOptions& o) {
   fmt::print("problem     {} loss, lambda {}, epsilon {}, bias {}\n", to_string(model.loss), o.lambda,
              o.epsilon, o.bias ? "on" : "off");
   fmt::print("operator    {} {}{}\n", to_string(model.backend), model.kernel,
-             o.explicit_transpose ? " (explicit transpose)" : "");
+             !model.transposed_kernel.empty() ? ", X^T stored for " + model.transposed_kernel
+             : o.explicit_transpose          ? " (explicit transpose)"
+                                             : "");
   fmt::print("iterations  {} ({})\n", model.iterations,
              model.converged ? "converged: gap < epsilon" : "stopped at --max-iter, not converged");
   fmt::print("objective   {:.10g}\ngap         {:.3e}\n", model.objective, model.gap);
@@ -96,7 +98,8 @@ int run_train(const TrainOptions& o) {
         {"data", o.data}, {"rows", x.rows}, {"cols", x.cols}, {"nnz", x.nnz()},
         {"precision", o.precision}, {"loss", to_string(model.loss)}, {"lambda", o.lambda},
         {"epsilon", o.epsilon}, {"bias", o.bias}, {"backend", to_string(model.backend)},
-        {"kernel", model.kernel}, {"explicit_transpose", o.explicit_transpose},
+        {"kernel", model.kernel}, {"transposed_kernel", model.transposed_kernel},
+        {"explicit_transpose", o.explicit_transpose},
         {"iterations", model.iterations}, {"converged", model.converged},
         {"objective", model.objective}, {"gap", model.gap},
         {"training_accuracy", model.training_accuracy},
@@ -129,10 +132,11 @@ Command add_train_command(CLI::App& app) {
       ->check(CLI::IsMember({"auto", "cpu", "cuda", "cusparse", "reference"}));
   c->add_option("--precision", o->precision, "value type: f64 (default) or f32")->check(CLI::IsMember({"f32", "f64"}));
   c->add_option("--kernel", o->kernel,
-                "the products' kernel (spmv kernels lists them); default: the plan's choice, on cuda coo "
-                "with X^T (spmv/bmrm.hpp)");
+                "the products' kernel (spmv kernels lists them); default: the plan's choice, on cuda one for X "
+                "and one for an X^T stored on the device (spmv/bmrm.hpp)");
   c->add_flag("--explicit-transpose", o->explicit_transpose,
-              "build X^T once for the transposed products (with the same kernel)");
+              "with --kernel (or a backend other than cuda): build X^T once for the transposed products, with "
+              "the same kernel (on cuda without --kernel X^T is always stored, with a kernel of its own)");
   c->add_option("--model", o->model, "write the model (text; see spmv/bmrm.hpp)");
   c->add_option("--json", o->json, "write the results and histories as JSON");
   return {c, [o] { return o->precision == "f32" ? run_train<float>(*o) : run_train<double>(*o); }};

@@ -57,16 +57,6 @@ enum class BmrmLoss {
 const char* to_string(BmrmLoss loss);  // "hinge", "sqhinge", "logistic"
 BmrmLoss bmrm_loss_from_string(const std::string& name);  // throws InvalidArgument
 
-// The cuda backend's kernel for BMRM when the caller names none: COO (a
-// segmented reduction whose cost per non-zero does not depend on row
-// lengths) on X and on an X^T built on the device. The plan's selector
-// weighs the forward product only, while BMRM runs X^T c as often as X w,
-// and X^T of a tall narrow X has very long rows (kdd99-sized: 127 rows of
-// 617,000). H100, kdd99-sized f32, 4.9M x 127: 2.6 s end to end against
-// 16.0 s with the selector's cuSPARSE CSR and its transposed mode, 3.3 s
-// with csr-merge on a stored X^T (bench/results/2026-11-25-h100-bmrm-fast).
-// Costs X^T's memory besides X's.
-inline constexpr const char* bmrm_device_kernel = "coo";
 
 struct BmrmOptions {
   BmrmLoss loss = BmrmLoss::hinge;
@@ -76,8 +66,14 @@ struct BmrmOptions {
   bool bias = false;
   // The operator's plan; expected_products is set from max_iterations (two
   // products per iteration) unless the caller changes it from the default.
-  // On the cuda backend with no kernel named, BMRM plans bmrm_device_kernel
-  // with the explicit transpose (see below).
+  // On the cuda backend with no kernel named, BMRM plans X with
+  // explicit_transpose: X and X^T each get the selector's kernel
+  // (Plan::transposed, plan.hpp), X^T built on the device (its memory beside
+  // X's). BMRM runs X^T c as often as X w, and X^T of a tall narrow X has a
+  // few very long rows (kdd99-sized: 127 rows of 617,000), where X's kernel is
+  // not the one to use. Until 2026-12-02 the default was COO on X and on X^T;
+  // the products of an iteration are 2.0-5.9x faster now on four data sets
+  // (H200, docs/applications.md).
   PlanOptions plan;
   // The dual QP is solved to a gap of qp_tolerance * epsilon.
   double qp_tolerance = 1e-3;
@@ -119,6 +115,7 @@ struct BmrmResult {
   std::vector<double> gaps;         // epsilon_t (t >= 1; +infinity at t = 0)
   double training_accuracy = 0;     // fraction of rows classified right by w
   std::string kernel;               // the operator's kernel (describe())
+  std::string transposed_kernel;    // X^T's kernel when planned apart from X's, else empty
   Backend backend = Backend::cpu;
   BmrmTimes times;
 };

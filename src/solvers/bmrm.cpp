@@ -189,14 +189,12 @@ BmrmResult train_bmrm(const LabeledMatrix<T>& data, const BmrmOptions& options) 
   PlanOptions plan_options = options.plan;
   if (plan_options.expected_products == default_expected_products)
     plan_options.expected_products = 2.0 * options.max_iterations;
-  if (plan_options.backend == Backend::cuda && plan_options.kernel.empty()) {
-    plan_options.kernel = bmrm_device_kernel;
-    plan_options.explicit_transpose = true;
-  }
+  if (plan_options.backend == Backend::cuda && plan_options.kernel.empty()) plan_options.explicit_transpose = true;
   const std::unique_ptr<Operator<T>> op = plan(x, plan_options);
   const double plan_seconds = seconds_since(start);
   const OperatorDescription description = op->describe();
   result.kernel = description.kernel;
+  if (description.transposed) result.transposed_kernel = description.transposed->kernel;
   result.backend = description.backend;
   result.times.transpose = description.build_seconds;
   result.times.copy = description.upload_seconds;

@@ -94,6 +94,7 @@ void expect_cuda_matches_cpu(const LabeledMatrix<T>& data, const BmrmOptions& op
   ASSERT_TRUE(cpu.converged && cuda.converged);
   // The cuda plan may choose a cuSPARSE kernel (plan.hpp): either runs on the GPU.
   EXPECT_TRUE(cuda.backend == Backend::cuda || cuda.backend == Backend::cusparse);
+  EXPECT_EQ(cuda.transposed_kernel.empty(), !options.plan.kernel.empty()) << cuda.transposed_kernel;
   // Sums in another order change the path (H100: logistic 82 against 97
   // iterations); the objectives agree within the gap.
   EXPECT_NEAR(cuda.iterations, cpu.iterations, 0.2 * cpu.iterations + 2);
@@ -101,9 +102,9 @@ void expect_cuda_matches_cpu(const LabeledMatrix<T>& data, const BmrmOptions& op
   EXPECT_NEAR(cuda.training_accuracy, cpu.training_accuracy, 0.005);
 }
 
-// One test per loss and kernel: BMRM's own choice (coo on X and a stored
-// X^T), and a named kernel whose transposed product runs without X^T; f64
-// and f32. Apart, each fits compute-sanitizer's time.
+// One test per loss and kernel: BMRM's own choice (the plan's kernels for X
+// and for a stored X^T), and a named kernel whose transposed product runs
+// without X^T; f64 and f32. Apart, each fits compute-sanitizer's time.
 class GpuBmrmEach : public ::testing::TestWithParam<std::tuple<BmrmLoss, std::string>> {};
 
 TEST_P(GpuBmrmEach, CudaMatchesCpu) {

@@ -2,7 +2,10 @@
 // written, so that a plan read back builds the same operator.
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <limits>
 #include <memory>
+#include <string>
 #include <utility>
 
 #include "spmv/error.hpp"
@@ -16,6 +19,29 @@ using json = nlohmann::ordered_json;
 
 json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
+// The integer at `key` of `j`, refused unless it is an integer that `Int`
+// holds (a float or an out-of-range value would convert with undefined or
+// silently wrong results).
+template <class Int>
+Int integer_at(const json& j, const char* key) {
+  const json& value = j.at(key);
+  const bool fits = value.is_number_unsigned()
+                        ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<Int>::max())
+                        : value.is_number_integer() && value.get<std::int64_t>() >= std::numeric_limits<Int>::min() &&
+                              value.get<std::int64_t>() <= std::numeric_limits<Int>::max();
+  if (!fits)
+    throw InvalidArgument(std::string("'") + key + "' must be an integer from " +
+                          std::to_string(std::numeric_limits<Int>::min()) + " to " +
+                          std::to_string(std::numeric_limits<Int>::max()) + ", not " + value.dump());
+  return value.get<Int>();
+}
+
+KernelParams params_from(const json& j) {
+  KernelParams params;
+  for (const auto& item : j.items()) params[item.key()] = integer_at<int>(j, item.key().c_str());
+  return params;
+}
+
 json device_json(const DeviceProperties& d) {
   return {{"name", d.name},
           {"multiprocessors", d.multiprocessors},
@@ -26,8 +52,8 @@ json device_json(const DeviceProperties& d) {
 DeviceProperties device_from(const json& j) {
   DeviceProperties d;
   d.name = j.at("name").get<std::string>();
-  d.multiprocessors = j.at("multiprocessors").get<int>();
-  d.l2_bytes = j.at("l2_bytes").get<std::size_t>();
+  d.multiprocessors = integer_at<int>(j, "multiprocessors");
+  d.l2_bytes = integer_at<std::size_t>(j, "l2_bytes");
   d.copy_bandwidth_gbs = j.at("copy_bandwidth_gbs").get<double>();
   return d;
 }
@@ -61,19 +87,19 @@ PlanOptions options_from(const json& j) {
   PlanOptions o;
   o.backend = backend_from_string(j.at("backend").get<std::string>().c_str());
   o.kernel = j.at("kernel").get<std::string>();
-  o.params = j.at("params").get<KernelParams>();
+  o.params = params_from(j.at("params"));
   o.explicit_transpose = j.at("explicit_transpose").get<bool>();
   o.spmv_only = j.at("spmv_only").get<bool>();
-  o.device = j.at("device").get<int>();
+  o.device = integer_at<int>(j, "device");
   o.reordering = reordering_from_string(j.at("reordering").get<std::string>());
   o.expected_products = j.at("expected_products").get<double>();
   if (!j.at("target_device").is_null()) o.target_device = device_from(j.at("target_device"));
   o.tuning = tuning_from(j.at("tuning").get<std::string>());
-  o.measured_candidates = j.at("measured_candidates").get<int>();
+  o.measured_candidates = integer_at<int>(j, "measured_candidates");
   o.plan_cache = j.at("plan_cache").get<std::string>();
   // Plans saved before deterministic mode or SpMM plans existed lack the keys.
   if (j.contains("deterministic")) o.deterministic = j.at("deterministic").get<bool>();
-  if (j.contains("spmm_columns")) o.spmm_columns = j.at("spmm_columns").get<index_t>();
+  if (j.contains("spmm_columns")) o.spmm_columns = integer_at<index_t>(j, "spmm_columns");
   if (j.contains("spmm_layout")) o.spmm_layout = layout_from_string(j.at("spmm_layout").get<std::string>().c_str());
   return o;
 }
@@ -141,9 +167,9 @@ Plan plan_from(const json& j) {
   p.value_type = j.at("value_type").get<std::string>();
   if (p.value_type != "f32" && p.value_type != "f64")
     throw InvalidArgument("value_type must be f32 or f64, not '" + p.value_type + "'");
-  p.rows = j.at("rows").get<index_t>();
-  p.cols = j.at("cols").get<index_t>();
-  p.nnz = j.at("nnz").get<std::int64_t>();
+  p.rows = integer_at<index_t>(j, "rows");
+  p.cols = integer_at<index_t>(j, "cols");
+  p.nnz = integer_at<std::int64_t>(j, "nnz");
   p.predicted_seconds = j.at("predicted_seconds").get<double>();
   p.predicted_setup_seconds = j.at("predicted_setup_seconds").get<double>();
   p.expected_products = j.at("expected_products").get<double>();
@@ -152,7 +178,7 @@ Plan plan_from(const json& j) {
   p.analysis_seconds = j.at("analysis_seconds").get<double>();
   p.selection_seconds = j.at("selection_seconds").get<double>();
   p.measurement_seconds = j.at("measurement_seconds").get<double>();
-  p.measured_products = j.at("measured_products").get<int>();
+  p.measured_products = integer_at<int>(j, "measured_products");
   if (!j.at("device").is_null()) p.device = device_from(j.at("device"));
   for (const auto& [name, value] : j.at("features").items()) p.features.emplace_back(name, value.get<double>());
   for (const json& c : j.at("candidates")) p.candidates.push_back(candidate_from(c));

@@ -366,6 +366,20 @@ TEST(Plan, BadOptionsAndBadJsonAreRefused) {
   std::string json = plan_to_json(make_plan(a, PlanOptions{}));
   json.replace(json.find("\"f64\""), 5, "\"f16\"");
   EXPECT_THROW(plan_from_json(json), ParseError);
+  // Integers must be integers the field holds: a float or a value out of range would convert wrongly.
+  const nlohmann::json good = nlohmann::json::parse(plan_to_json(make_plan(a, PlanOptions{})));
+  for (const auto& spoil : std::vector<std::function<void(nlohmann::json&)>>{
+           [](nlohmann::json& j) { j["rows"] = 2.5; }, [](nlohmann::json& j) { j["options"]["device"] = 1e30; },
+           [](nlohmann::json& j) { j["nnz"] = "64"; }, [](nlohmann::json& j) { j["cols"] = 1ll << 40; },
+           [](nlohmann::json& j) { j["options"]["params"] = {{"block_size", 1.5}}; },
+           [](nlohmann::json& j) { j["options"]["measured_candidates"] = -(1ll << 40); }}) {
+    nlohmann::json spoiled = good;
+    spoil(spoiled);
+    EXPECT_THROW(plan_from_json(spoiled.dump()), ParseError) << spoiled.dump();
+  }
+  nlohmann::json with_params = good;
+  with_params["options"]["params"] = {{"block_size", 256}};
+  EXPECT_EQ(plan_from_json(with_params.dump()).options.params.at("block_size"), 256);
 }
 
 TEST(SelectorModel, MalformedModelsAreRefused) {

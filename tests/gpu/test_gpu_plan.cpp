@@ -21,6 +21,16 @@ void expect_correct_product(const Plan& p, const Csr<T>& a) {
   EXPECT_TRUE(test::matches_reference_spmv(a, x, {}, T(1), T(0), y)) << p.options.kernel;
 }
 
+// y = 2 A^T x + 0.5 y0 by `op`, against the reference.
+template <class T>
+void expect_correct_transposed_product(Operator<T>& op, const Csr<T>& a) {
+  const std::vector<T> x = test::random_vector<T>(static_cast<std::size_t>(a.rows), 5);
+  const std::vector<T> y0 = test::random_vector<T>(static_cast<std::size_t>(a.cols), 6);
+  std::vector<T> y = y0;
+  op.apply_transposed(x.data(), y.data(), T(2), T(0.5));
+  EXPECT_TRUE(test::matches_reference_spmv_transposed(a, x, y0, T(2), T(0.5), y)) << op.describe().kernel;
+}
+
 // Options of the measure mode with a plan cache of its own in the test's folder.
 PlanOptions measuring(double expected_products, const std::string& cache_name) {
   PlanOptions options;
@@ -67,11 +77,7 @@ TEST(GpuPlan, ATransposeWithAPlanOfItsOwnMultipliesCorrectly) {
     ASSERT_NE(d.transposed, nullptr);
     EXPECT_EQ(d.transposed->kernel, p.transposed->options.kernel);
     EXPECT_GT(d.device_bytes, d.transposed->device_bytes);
-    const std::vector<double> xt = test::random_vector<double>(static_cast<std::size_t>(a.rows), 5);
-    const std::vector<double> y0 = test::random_vector<double>(static_cast<std::size_t>(a.cols), 6);
-    std::vector<double> yt = y0;
-    op->apply_transposed(xt.data(), yt.data(), 2.0, 0.5);
-    EXPECT_TRUE(test::matches_reference_spmv_transposed(a, xt, y0, 2.0, 0.5, yt)) << d.transposed->kernel;
+    expect_correct_transposed_product(*op, a);
     const std::vector<double> x = test::random_vector<double>(static_cast<std::size_t>(a.cols), 7);
     std::vector<double> y(static_cast<std::size_t>(a.rows));
     op->apply(x.data(), y.data());
@@ -88,11 +94,7 @@ TEST(GpuPlan, ATransposeWithAPlanOfItsOwnMultipliesCorrectly) {
     const Plan from_device = make_plan(on_device, options);
     ASSERT_NE(from_device.transposed, nullptr);
     EXPECT_EQ(from_device.transposed->options.kernel, make_plan(af, options).transposed->options.kernel);
-    const auto device_op = make_operator(from_device, on_device);
-    const std::vector<float> xf = test::random_vector<float>(static_cast<std::size_t>(a.rows), 9);
-    std::vector<float> yf(static_cast<std::size_t>(a.cols));
-    device_op->apply_transposed(xf.data(), yf.data());
-    EXPECT_TRUE(test::matches_reference_spmv_transposed(af, xf, {}, 1.0f, 0.0f, yf));
+    expect_correct_transposed_product(*make_operator(from_device, on_device), af);
   }
 }
 
@@ -101,7 +103,6 @@ TEST(GpuPlan, ATransposeWithAPlanOfItsOwnMultipliesCorrectly) {
 TEST(GpuPlan, CusparseKernelsStoreTheTransposeWhenAsked) {
   SPMV_GPU_TEST_PRELUDE();
   const Csr<double> a = generate(parse_generator_spec("rmat:scale=12,edge_factor=8"));
-  const std::vector<double> x = test::random_vector<double>(static_cast<std::size_t>(a.rows), 3);
   for (const char* kernel : {"cusparse-csr-alg1", "cusparse-csr-alg2", "cusparse-coo"}) {
     SCOPED_TRACE(kernel);
     PlanOptions options;
@@ -111,9 +112,7 @@ TEST(GpuPlan, CusparseKernelsStoreTheTransposeWhenAsked) {
     options.explicit_transpose = true;
     const auto op = plan(a, options);
     EXPECT_GE(op->describe().device_bytes, without + a.col_idx.size() * (sizeof(index_t) + sizeof(double)));
-    std::vector<double> y(static_cast<std::size_t>(a.cols));
-    op->apply_transposed(x.data(), y.data());
-    EXPECT_TRUE(test::matches_reference_spmv_transposed(a, x, {}, 1.0, 0.0, y));
+    expect_correct_transposed_product(*op, a);
   }
 }
 

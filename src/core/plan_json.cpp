@@ -187,7 +187,12 @@ Plan plan_from(const json& j) {
     const json& nested = j.at("transposed");
     if (nested.is_object() && nested.contains("transposed") && !nested.at("transposed").is_null())
       throw InvalidArgument("the plan of A^T ('transposed') holds a transposed plan of its own");
+    const auto on_gpu = [](const PlanOptions& o) {
+      return o.backend == Backend::cuda || o.backend == Backend::cusparse;
+    };
     Plan transposed = plan_from(nested);
+    if (!on_gpu(p.options) || !on_gpu(transposed.options))
+      throw InvalidArgument("a plan of A^T ('transposed') is made for the cuda and cusparse backends only");
     if (transposed.rows != p.cols || transposed.cols != p.rows || transposed.nnz != p.nnz ||
         transposed.value_type != p.value_type)
       throw InvalidArgument("the plan of A^T ('transposed') is for a " + std::to_string(transposed.rows) + " x " +

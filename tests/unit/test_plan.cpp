@@ -348,6 +348,9 @@ TEST(Plan, ATransposedPlanReadBackMustBeOfTheTranspose) {
   nlohmann::json nested = j;
   nested["transposed"]["transposed"] = j["transposed"];
   EXPECT_THROW(plan_from_json(nested.dump()), ParseError);
+  nlohmann::json on_cpu = j;
+  on_cpu["options"]["backend"] = "cpu";
+  EXPECT_THROW(plan_from_json(on_cpu.dump()), ParseError);
   nlohmann::json older = j;  // a plan saved before the key existed
   older.erase("transposed");
   EXPECT_EQ(plan_from_json(older.dump()).transposed, nullptr);

@@ -7,10 +7,11 @@
 // SpMM is CUSPARSE_SPMM_ALG_DEFAULT. The SpMM kernels cusparse-spmm-alg1/2/3
 // run CUSPARSE_SPMM_CSR_ALG1/2/3 (their SpMV: CUSPARSE_SPMV_ALG_DEFAULT); a
 // layout an algorithm refuses is reported as Unavailable.
-// explicit_transpose: A^T is built on the device at plan time (as a user of
-// cuSPARSE would, with its csr2csc) and apply_transposed runs the kernel's
-// non-transposed product on it, in the kernel's format (COO for cusparse-coo);
-// without it, cuSPARSE's transposed mode on A.
+// explicit_transpose: A^T is built on the device at plan time (our radix-sort
+// transpose, where a user of cuSPARSE would call its csr2csc) and
+// apply_transposed runs the kernel's non-transposed product on it, in the
+// kernel's format (COO for cusparse-coo); without it, cuSPARSE's transposed
+// mode on A.
 // Deterministic mode (PlanOptions::deterministic; cuSPARSE documents
 // CUSPARSE_SPMV_CSR_ALG2 as bitwise deterministic for the non-transposed
 // product only, and CUSPARSE_SPMM_CSR_ALG3 as deterministic): SpMV runs

@@ -328,6 +328,15 @@ TEST(Plan, ExplicitTransposePlansATransposeOfItsOwn) {
   ASSERT_NE(back.transposed, nullptr);
   EXPECT_EQ(back.transposed->options.kernel, transposed.options.kernel);
 
+  // A plan for the SpMM still plans A^T for the transposed SpMV.
+  PlanOptions for_spmm = options;
+  for_spmm.spmm_columns = 4;
+  const Plan spmm = make_plan(a, for_spmm);
+  EXPECT_EQ(spmm.options.spmm_columns, 4);
+  ASSERT_NE(spmm.transposed, nullptr);
+  EXPECT_EQ(spmm.transposed->options.spmm_columns, 0);
+  EXPECT_EQ(spmm.transposed->options.kernel, transposed.options.kernel);
+
   for (const auto& change : std::vector<std::function<void(PlanOptions&)>>{
            [](PlanOptions& o) { o.kernel = "csr-vector"; }, [](PlanOptions& o) { o.deterministic = true; },
            [](PlanOptions& o) { o.backend = Backend::cpu; }}) {

@@ -12,8 +12,9 @@
 // stream (PlanOptions::stream, Operator::set_stream). With device operands,
 // apply, apply_transposed and spmm only queue work on that stream: they
 // neither synchronise nor allocate, so they can be captured in a CUDA Graph.
-// (One exception, outside a capture only: a cuda operator's first spmm() with
-// k <= 8 builds the default SpMM's copy of A; see PlanOptions::kernel.)
+// (One exception, outside a capture only: a cuda operator's first spmm() of
+// each k and layout plans that SpMM and builds what the plan names; see
+// PlanOptions::kernel.)
 // With host operands the staging copies go on the same stream and the call
 // waits for that stream alone before returning.
 //
@@ -112,12 +113,12 @@ struct PlanOptions {
   Backend backend = Backend::cpu;
   // Empty: the backend's choice (for cuda, the selector's: see plan.hpp, which
   // may answer with a cusparse kernel where that is predicted fastest). An SpMV kernel: apply() runs it and
-  // spmm() the backend's default SpMM (cuda: spmm-fastspmm for k <= 8 on
-  // matrices whose ELLPACK-R copy costs at most 1.25x their CSR bytes, built
-  // by the first such spmm() not captured in a CUDA graph (it allocates and
-  // waits for the device; a captured one runs spmm-csr-vec) and kept beside
-  // the CSR, unless spmv_only or the device has no room for it;
-  // spmm-csr-vec otherwise; other backends
+  // spmm() the backend's SpMM (cuda: at the first spmm() of each k and layout
+  // not captured in a CUDA graph, the operator plans that SpMM on its own CSR
+  // as make_plan with spmm_columns = k would, the SpMM model choosing among
+  // ours and cuSPARSE's, and builds and keeps what the plan names: it
+  // allocates and waits for the device; a cuSPARSE choice holds a copy of the
+  // CSR; spmm-csr-vec runs until then, in a capture, and with spmv_only; other backends
   // compute SpMM with their SpMV kernel's format). An SpMM kernel
   // (KernelInfo::spmm_only): spmm() runs it and apply() the default SpMV
   // kernel; `params` are then the SpMM kernel's. `spmv kernels` lists both.
@@ -156,7 +157,7 @@ struct PlanOptions {
   // layout as the SpMV's is for the matrix; Tuning::measure builds and times
   // every one). The chosen SpMM kernel then runs spmm() for any k, and
   // apply() the backend's default SpMV. An operator planned for the SpMV
-  // runs the backend's default SpMM (see `kernel`), chosen by rule.
+  // plans its SpMM at the first spmm() of each k and layout (see `kernel`).
   index_t spmm_columns = 0;
   Layout spmm_layout = Layout::row_major;
   // The device to plan for; empty: the device `device`, read at plan time.
@@ -207,14 +208,14 @@ struct OperatorDescription {
   // and building A^T and its operator in build_seconds). Null otherwise.
   std::shared_ptr<const OperatorDescription> transposed;
   // Bytes held on the device (0 for host backends); they grow when the first
-  // narrow spmm() builds the default SpMM's copy of A.
+  // spmm() of a k and layout builds what its SpMM plan names.
   std::size_t device_bytes = 0;
   // Compulsory bytes of the stored matrix (its arrays read once, padding
   // included): the matrix part of the byte model that GB/s figures use.
   std::size_t matrix_bytes = 0;
   double analysis_seconds = 0;
-  // Building the format from the uploaded CSR (on the device), and the
-  // default SpMM's copy of A once the first narrow spmm() has built it.
+  // Building the format from the uploaded CSR (on the device), and the SpMM
+  // plans and builds of the first spmm() of each k and layout.
   double build_seconds = 0;
   double upload_seconds = 0;     // host-to-device copies
   Reordering reordering = Reordering::none;  // PlanOptions::reordering

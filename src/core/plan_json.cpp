@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "spmv/error.hpp"
@@ -25,10 +26,15 @@ json optional_number(const std::optional<double>& value) { return value ? json(*
 template <class Int>
 Int integer_at(const json& j, const char* key) {
   const json& value = j.at(key);
-  const bool fits = value.is_number_unsigned()
-                        ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<Int>::max())
-                        : value.is_number_integer() && value.get<std::int64_t>() >= std::numeric_limits<Int>::min() &&
-                              value.get<std::int64_t>() <= std::numeric_limits<Int>::max();
+  const auto max = static_cast<std::uint64_t>(std::numeric_limits<Int>::max());
+  bool fits = false;
+  if (value.is_number_unsigned()) {
+    fits = value.get<std::uint64_t>() <= max;
+  } else if (value.is_number_integer()) {
+    const auto v = value.get<std::int64_t>();
+    fits = v >= 0 ? static_cast<std::uint64_t>(v) <= max
+                  : std::is_signed_v<Int> && v >= static_cast<std::int64_t>(std::numeric_limits<Int>::min());
+  }
   if (!fits)
     throw InvalidArgument(std::string("'") + key + "' must be an integer from " +
                           std::to_string(std::numeric_limits<Int>::min()) + " to " +

@@ -1,6 +1,9 @@
 // The cuda backend's operator and its kernel catalogue.
+#include <algorithm>
 #include <chrono>
+#include <map>
 #include <optional>
+#include <utility>
 
 #include "core/backends.hpp"
 #include "core/kernel_params.hpp"
@@ -14,6 +17,7 @@
 #include "cuda/staged_operator.hpp"
 #include "spmv/error.hpp"
 #include "spmv/formats/footprint.hpp"
+#include "spmv/plan.hpp"
 
 namespace spmv::detail {
 
@@ -90,9 +94,12 @@ void prepare_and_multiply(const CsrKernelEntry<T>* csr_entry, const FormatKernel
 // The cuda backend's operator. The product runs either a CSR algorithm on a
 // device CSR or a format kernel; a format kernel's operator also keeps a
 // device CSR (unless spmv_only) for the transposed product and SpMM. SpMM
-// runs the SpMM kernel the plan names, else the default one, whose
-// FastSpMM part and its ELLPACK-R copy of A come at the first narrow spmm()
-// (an operator used for SpMV alone never pays their build or memory).
+// runs the SpMM kernel the plan names; else, at the first spmm() of each k
+// and layout not captured in a graph, the operator plans that SpMM on its
+// own CSR (make_plan with spmm_columns = k: the SpMM model's choice among
+// ours and cuSPARSE's) and builds what the plan names, kept for later calls
+// (an operator used for SpMV alone never pays their build or memory);
+// spmm-csr-vec runs until then, and in a capture.
 template <class T>
 class CudaOperator final : public StagedOperator<T> {
  public:
@@ -158,8 +165,8 @@ class CudaOperator final : public StagedOperator<T> {
       check_kernel_params(spmm_entry->info.name, options.params, spmm_entry->info.params);
       spmm_ = spmm_entry->make({csr_->matrix.view()}, options.params);
     } else if (csr_) {
-      spmm_ = make_default_spmm<T>({csr_->matrix.view()}, false);
-      fastspmm_copy_pending_ = !options.spmv_only;
+      spmm_ = make_spmm_csr_vec<T>({csr_->matrix.view()}, {});
+      if (!options.spmv_only) spmm_plan_options_ = options;
     }
     if (spmm_) description_.build_seconds += spmm_->build_seconds();
     if (!format_) description_.upload_seconds = synchronised_seconds_since(upload_start) - description_.build_seconds;
@@ -178,6 +185,12 @@ class CudaOperator final : public StagedOperator<T> {
   }
 
   OperatorDescription describe() const override { return description_; }
+
+  // The cusparse operators of planned SpMMs follow the operator's stream.
+  void set_stream(StreamHandle stream) override {
+    StagedOperator<T>::set_stream(stream);
+    for (auto& vendor : vendor_spmm_) vendor.second->set_stream(stream);
+  }
 
  protected:
   void device_apply(const T* x, T* y, T alpha, T beta) override {
@@ -199,9 +212,11 @@ class CudaOperator final : public StagedOperator<T> {
   }
   void device_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) override {
     const PreparedCsr<T>& csr = fallback_csr("spmm");  // throws when planned with spmv_only
-    if (fastspmm_copy_pending_ && k <= fastspmm_default_max_columns && !capturing(this->cuda_stream()))
-      build_default_spmm(csr);
-    spmm_->spmm(b, c, k, layout, alpha, beta, this->cuda_stream());
+    const PlannedSpmm* planned = spmm_plan_options_ && k >= 2 ? planned_spmm(csr, k, layout) : nullptr;
+    if (planned && planned->vendor)
+      planned->vendor->spmm(b, c, k, layout, alpha, beta);
+    else
+      (planned ? planned->ours : spmm_.get())->spmm(b, c, k, layout, alpha, beta, this->cuda_stream());
   }
 
  private:
@@ -214,25 +229,88 @@ class CudaOperator final : public StagedOperator<T> {
     description_.matrix_bytes = spmm_->matrix_bytes();
   }
 
-  // The default SpMM with FastSpMM's ELLPACK-R copy of A, at the first
-  // narrow spmm() not captured in a graph (a capture may neither allocate nor
-  // wait; until then spmm-csr-vec runs). The description then counts the
-  // copy's build and memory. Where the device has no room for the copy,
-  // spmm-csr-vec stays.
-  void build_default_spmm(const PreparedCsr<T>& csr) {
-    fastspmm_copy_pending_ = false;
-    std::unique_ptr<SpmmAlgorithm<T>> with_copy;
-    try {
-      with_copy = make_default_spmm<T>({csr.matrix.view()}, true);
-    } catch (const OutOfMemory&) {
-      return;
-    }
-    description_.build_seconds += with_copy->build_seconds() - spmm_->build_seconds();
-    description_.device_bytes += with_copy->device_bytes() - spmm_->device_bytes();
-    spmm_ = std::move(with_copy);
+  // What spmm() runs for one k and layout: an SpMM algorithm of ours, or a
+  // cusparse operator for cuSPARSE's SpMM.
+  struct PlannedSpmm {
+    const SpmmAlgorithm<T>* ours = nullptr;
+    Operator<T>* vendor = nullptr;
+  };
+
+  // The SpMM planned for k columns in `layout`, planning and building it at
+  // the first such call; null in a capture before that (a plan and a build
+  // allocate and wait), and for cuSPARSE's in a capture at any time (its
+  // SpMM prepares each new pair of operands).
+  const PlannedSpmm* planned_spmm(const PreparedCsr<T>& csr, index_t k, Layout layout) {
+    const bool in_capture = capturing(this->cuda_stream());
+    const auto found = planned_spmm_.find({k, layout});
+    if (found != planned_spmm_.end()) return in_capture && found->second.vendor ? nullptr : &found->second;
+    if (in_capture) return nullptr;
+    const auto start = clock_type::now();
+    const PlannedSpmm planned = plan_spmm(csr, k, layout);
+    description_.build_seconds += seconds_since(start);
     // The products may run on a non-blocking stream, which would not wait
     // for the build's work on the legacy default stream.
     SPMV_CUDA_CHECK(cudaDeviceSynchronize());
+    return &planned_spmm_.emplace(std::make_pair(k, layout), planned).first->second;
+  }
+
+  // make_plan's SpMM choice on this operator's CSR, built: from the plan's
+  // choice down its ranking, the first candidate that builds (spmm-csr-vec
+  // where none does, or where the plan names none).
+  PlannedSpmm plan_spmm(const PreparedCsr<T>& csr, index_t k, Layout layout) {
+    PlanOptions options = *spmm_plan_options_;
+    options.kernel.clear();
+    options.params.clear();
+    options.explicit_transpose = false;
+    options.reordering = Reordering::none;  // this CSR is the (reordered) matrix the products run on
+    options.target_device.reset();
+    options.tuning = Tuning::model;
+    options.spmm_columns = k;
+    options.spmm_layout = layout;
+    const CsrView<T> view = csr.matrix.view();
+    const DeviceCsrView<T> matrix{view.rows, view.cols, view.nnz, view.row_ptr, view.col_idx, view.values};
+    const Plan plan = make_plan(matrix, options);
+    auto candidate = std::find_if(plan.candidates.begin(), plan.candidates.end(), [&](const PlanCandidate& c) {
+      return c.backend == plan.options.backend && c.kernel == plan.options.kernel;
+    });
+    for (; candidate != plan.candidates.end(); ++candidate) {
+      if (candidate->refusal && !candidate->refusal->empty()) continue;
+      try {
+        if (const std::optional<PlannedSpmm> built = build_spmm(*candidate, matrix)) return *built;
+      } catch (const FormatLimitError&) {
+      } catch (const OutOfMemory&) {
+      }
+    }
+    return {spmm_.get(), nullptr};
+  }
+
+  // The candidate's SpMM, built once and kept (nullopt for a kernel this
+  // operator cannot build); its memory counts in the description.
+  std::optional<PlannedSpmm> build_spmm(const PlanCandidate& c, const DeviceCsrView<T>& matrix) {
+    if (c.kernel == default_spmm_kernel) return PlannedSpmm{spmm_.get(), nullptr};
+    if (c.backend == Backend::cuda) {
+      std::unique_ptr<SpmmAlgorithm<T>>& ours = our_spmm_[c.kernel];
+      if (!ours) {
+        const SpmmKernelEntry<T>* entry = find_spmm_kernel<T>(c.kernel);
+        if (!entry) return std::nullopt;
+        ours = entry->make({csr_->matrix.view()}, {});
+        description_.device_bytes += ours->device_bytes();
+      }
+      return PlannedSpmm{ours.get(), nullptr};
+    }
+    std::unique_ptr<Operator<T>>& vendor = vendor_spmm_[c.kernel];
+    if (!vendor) {
+      PlanOptions options = *spmm_plan_options_;
+      options.backend = Backend::cusparse;
+      options.kernel = c.kernel;
+      options.params.clear();
+      options.explicit_transpose = false;
+      options.reordering = Reordering::none;
+      vendor = make_cusparse_operator(matrix, options);  // a copy of the CSR, for cuSPARSE's SpMM
+      vendor->set_stream(this->stream());
+      description_.device_bytes += vendor->describe().device_bytes;
+    }
+    return PlannedSpmm{nullptr, vendor.get()};
   }
 
   static bool capturing(cudaStream_t stream) {
@@ -252,8 +330,13 @@ class CudaOperator final : public StagedOperator<T> {
   std::optional<PreparedCsr<T>> transposed_csr_;
   std::unique_ptr<FormatKernel<T>> format_;
   std::unique_ptr<FormatKernel<T>> transposed_format_;
-  std::unique_ptr<SpmmAlgorithm<T>> spmm_;  // present with csr_: the named SpMM kernel, else the default
-  bool fastspmm_copy_pending_ = false;        // the default SpMM may yet add FastSpMM's copy of A
+  std::unique_ptr<SpmmAlgorithm<T>> spmm_;  // present with csr_: the named SpMM kernel, else spmm-csr-vec
+  // With no SpMM kernel named (and not spmv_only): the options the SpMM of
+  // each k and layout is planned with, the choices, and what was built.
+  std::optional<PlanOptions> spmm_plan_options_;
+  std::map<std::pair<index_t, Layout>, PlannedSpmm> planned_spmm_;
+  std::map<std::string, std::unique_ptr<SpmmAlgorithm<T>>> our_spmm_;
+  std::map<std::string, std::unique_ptr<Operator<T>>> vendor_spmm_;
   bool deterministic_ = false;                // PlanOptions::deterministic
   OperatorDescription description_;
 };

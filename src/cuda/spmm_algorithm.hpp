@@ -60,18 +60,10 @@ const std::vector<SpmmKernelEntry<T>>& spmm_kernel_registry();
 template <class T>
 const SpmmKernelEntry<T>* find_spmm_kernel(const std::string& name);
 
-// The SpMM an operator runs when the plan names no SpMM kernel: FastSpMM
-// for k <= fastspmm_default_max_columns on matrices that ELLPACK-R stores
-// within fastspmm_default_max_padding times their CSR bytes (it keeps that
-// copy of A beside the CSR), spmm-csr-vec otherwise. `extra_formats` false
-// (plans with spmv_only) keeps to spmm-csr-vec. On an H200, FastSpMM led
-// for k <= 8 in both layouts and spmm-csr-vec for k = 32 (docs/spmm.md).
+// The SpMM that runs where none is planned: a cuda operator's in a CUDA
+// graph capture before its plan for that k and layout, or when planned with
+// spmv_only (cuda_operator.cpp); the out-of-core SpMM's default.
 inline constexpr const char* default_spmm_kernel = "spmm-csr-vec";
-inline constexpr index_t fastspmm_default_max_columns = 8;
-inline constexpr double fastspmm_default_max_padding = 1.25;
-template <class T>
-std::unique_ptr<SpmmAlgorithm<T>> make_default_spmm(const SpmmSource<T>& source,
-                                                    bool extra_formats);
 
 // Factories, one per file src/cuda/spmm_<algo>.cu.
 template <class T>
@@ -80,10 +72,6 @@ std::unique_ptr<SpmmAlgorithm<T>> make_spmm_csr_vec(const SpmmSource<T>& source,
 template <class T>
 std::unique_ptr<SpmmAlgorithm<T>> make_spmm_fastspmm(const SpmmSource<T>& source,
                                                      const KernelParams& params);
-// FastSpMM with its defaults, refusing (FormatLimitError) where ELLPACK-R
-// would take more than max_padding times the CSR's bytes.
-template <class T>
-std::unique_ptr<SpmmAlgorithm<T>> make_spmm_fastspmm_within(const SpmmSource<T>& source, double max_padding);
 template <class T>
 std::unique_ptr<SpmmAlgorithm<T>> make_spmm_setspmvs(const SpmmSource<T>& source,
                                                      const KernelParams& params);

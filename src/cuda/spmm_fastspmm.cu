@@ -190,10 +190,6 @@ std::unique_ptr<SpmmAlgorithm<T>> make_spmm_fastspmm(const SpmmSource<T>& source
   return make_ellr_spmm(source.device, params, ColumnPasses::fastspmm, max_padding_param(params));
 }
 template <class T>
-std::unique_ptr<SpmmAlgorithm<T>> make_spmm_fastspmm_within(const SpmmSource<T>& source, double max_padding) {
-  return make_ellr_spmm(source.device, {}, ColumnPasses::fastspmm, max_padding);
-}
-template <class T>
 std::unique_ptr<SpmmAlgorithm<T>> make_spmm_setspmvs(const SpmmSource<T>& source,
                                                      const KernelParams& params) {
   return make_ellr_spmm(source.device, params, ColumnPasses::setspmvs, max_padding_param(params));
@@ -202,7 +198,6 @@ std::unique_ptr<SpmmAlgorithm<T>> make_spmm_setspmvs(const SpmmSource<T>& source
 #define SPMV_INSTANTIATE_ELLR_SPMM(T)                                                 \
   template std::unique_ptr<SpmmAlgorithm<T>> make_spmm_fastspmm(const SpmmSource<T>&, \
                                                                 const KernelParams&); \
-  template std::unique_ptr<SpmmAlgorithm<T>> make_spmm_fastspmm_within(const SpmmSource<T>&, double); \
   template std::unique_ptr<SpmmAlgorithm<T>> make_spmm_setspmvs(const SpmmSource<T>&, \
                                                                 const KernelParams&);
 SPMV_INSTANTIATE_ELLR_SPMM(float)

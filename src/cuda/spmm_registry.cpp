@@ -1,9 +1,8 @@
-// The catalogue of SpMM kernels of the cuda backend and the default SpMM.
+// The catalogue of SpMM kernels of the cuda backend.
 #include "core/determinism.hpp"
 #include "cuda/format_kernels.hpp"
 #include "cuda/param_specs.hpp"
 #include "cuda/spmm_algorithm.hpp"
-#include "spmv/error.hpp"
 
 namespace spmv::detail {
 
@@ -57,53 +56,5 @@ const SpmmKernelEntry<T>* find_spmm_kernel(const std::string& name) {
 }
 template const SpmmKernelEntry<float>* find_spmm_kernel(const std::string&);
 template const SpmmKernelEntry<double>* find_spmm_kernel(const std::string&);
-
-namespace {
-
-// Narrow products (few columns) on one algorithm, the others on another.
-template <class T>
-class ColumnCountSpmm final : public SpmmAlgorithm<T> {
- public:
-  ColumnCountSpmm(std::unique_ptr<SpmmAlgorithm<T>> narrow, std::unique_ptr<SpmmAlgorithm<T>> wide)
-      : narrow_(std::move(narrow)), wide_(std::move(wide)) {}
-  void spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta,
-            cudaStream_t stream) const override {
-    (k <= fastspmm_default_max_columns ? narrow_ : wide_)
-        ->spmm(b, c, k, layout, alpha, beta, stream);
-  }
-  KernelParams params() const override { return wide_->params(); }
-  std::size_t device_bytes() const override {
-    return narrow_->device_bytes() + wide_->device_bytes();
-  }
-  std::size_t matrix_bytes() const override { return wide_->matrix_bytes(); }
-  double build_seconds() const override {
-    return narrow_->build_seconds() + wide_->build_seconds();
-  }
-
- private:
-  std::unique_ptr<SpmmAlgorithm<T>> narrow_;
-  std::unique_ptr<SpmmAlgorithm<T>> wide_;
-};
-
-}  // namespace
-
-template <class T>
-std::unique_ptr<SpmmAlgorithm<T>> make_default_spmm(const SpmmSource<T>& source,
-                                                    bool extra_formats) {
-  std::unique_ptr<SpmmAlgorithm<T>> wide = make_spmm_csr_vec(source, {});
-  if (!extra_formats || source.device.nnz == 0) return wide;
-  // The ELLR-T configuration and the padding check run where the matrix is
-  // (host passes over the row lengths cost 40-80 ms on 9M rows); the check
-  // comes before the ELLPACK-R copy is allocated.
-  std::unique_ptr<SpmmAlgorithm<T>> narrow;
-  try {
-    narrow = make_spmm_fastspmm_within(source, fastspmm_default_max_padding);
-  } catch (const FormatLimitError&) {
-    return wide;
-  }
-  return std::make_unique<ColumnCountSpmm<T>>(std::move(narrow), std::move(wide));
-}
-template std::unique_ptr<SpmmAlgorithm<float>> make_default_spmm(const SpmmSource<float>&, bool);
-template std::unique_ptr<SpmmAlgorithm<double>> make_default_spmm(const SpmmSource<double>&, bool);
 
 }  // namespace spmv::detail

@@ -240,7 +240,7 @@ KernelMeasurement measure_kernel(const BenchProblem<T>& problem, Backend backend
     T* y = bench->output_pointer();
     const std::function<void()> product = [&] { run_product(*op, s, x, y); };
     product();
-    // The first spmm() builds the default SpMM (cuda): its setup and memory count.
+    // The first spmm() plans and builds the operator's SpMM (cuda): its setup and memory count.
     const OperatorDescription after_first = op->describe();
     m.build_seconds = after_first.build_seconds;
     m.device_bytes = after_first.device_bytes;

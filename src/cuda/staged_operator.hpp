@@ -8,8 +8,8 @@
 // waits for that stream only; the copy time is reported by
 // last_transfer_seconds(). The allocations after plan: SpMM on host
 // operands grows its staging buffers to the largest k seen, and a cuda
-// operator's first narrow SpMM outside a graph capture builds the default
-// SpMM's copy of A (cuda_operator.cpp).
+// operator's first SpMM of each k and layout outside a graph capture plans
+// that SpMM and builds what the plan names (cuda_operator.cpp).
 //
 // Device: the operator belongs to the device current when it was built
 // (build_operator makes PlanOptions::device current for the build), and every

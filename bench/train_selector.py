@@ -47,6 +47,13 @@ RANGE_SLACK = 1.0
 # matrix of few columns (LIBSVM's kdd99: 4.9 M rows, 127 columns) lies there.
 OPEN_BELOW = ["log2_x_bytes_per_l2", "log2_cols_per_rows"]
 OPEN_ABOVE = ["log2_bandwidth_per_cols"]
+# Parameters the selector builds a kernel with (the model carries them; the kernel's defaults for the rest).
+# csr-hub hands a matrix whose hubs would hold under a fifth of its entries to csr-adaptive. Beyond 8 M entries, on
+# the H200's training and unseen units (bench/results/2026-12-02-h200-calls202-/threshold.py), csr-hub was the
+# fastest kernel of ours on eleven R-MATs, whose hubs held 34-70% of the entries, and on two wide LPs by at most 2%
+# (0-5%); on few huge rows (0-4%) it was 5-9% slower than csr-adaptive (docs/perf-notes.md, "csr-hub hands a matrix
+# of few hub entries to csr-adaptive").
+SELECTOR_PARAMS = {"csr-hub": {"hub_min_share": 20}}
 # The SpMM model's features beyond the matrix's, as src/select/features.cpp computes them (selector_spmm_features):
 # log2 k, whether B and C are column-major, and B and C's bytes against the L2.
 PRODUCT_FEATURES = ["log2_columns", "column_major", "log2_dense_bytes_per_l2"]
@@ -354,6 +361,8 @@ def train(records, features, names):
         # Where the trees were fitted: beyond it they extrapolate flat, which can be wildly wrong.
         model["feature_min"] = [min(col) for col in zip(*rows)]
         model["feature_max"] = [max(col) for col in zip(*rows)]
+        if kernel in SELECTOR_PARAMS:
+            model["params"] = SELECTOR_PARAMS[kernel]
         kernels.append(model)
     return kernels
 

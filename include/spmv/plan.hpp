@@ -35,6 +35,9 @@ struct PlanCandidate {
   Backend backend = Backend::cuda;
   std::string kernel;
   std::string format;
+  // The parameters it is built with when chosen (the model's, e.g. csr-hub's
+  // hub_min_share; the kernel's defaults for the rest).
+  KernelParams params;
   double predicted_seconds = 0;        // one product
   double predicted_setup_seconds = 0;  // format build and upload
   // Setup + expected_products * product: what the choice minimises.

@@ -44,7 +44,8 @@ PlanOptions make_options(const std::string& backend, const std::string& kernel, 
 
 py::dict candidate_dict(const PlanCandidate& c) {
   return py::dict(py::arg("backend") = to_string(c.backend), py::arg("kernel") = c.kernel,
-                  py::arg("format") = c.format, py::arg("predicted_seconds") = c.predicted_seconds,
+                  py::arg("format") = c.format, py::arg("params") = c.params,
+                  py::arg("predicted_seconds") = c.predicted_seconds,
                   py::arg("predicted_setup_seconds") = c.predicted_setup_seconds,
                   py::arg("predicted_cost_seconds") = c.predicted_cost_seconds,
                   py::arg("measured_seconds") = c.measured_seconds,

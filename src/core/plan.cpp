@@ -212,6 +212,7 @@ std::string expected_products_text(const Plan& plan) {
 void take(Plan& plan, const PlanCandidate& c) {
   plan.options.backend = c.backend;
   plan.options.kernel = c.kernel;
+  plan.options.params = c.params;
   plan.format = c.format;
   plan.predicted_seconds = c.predicted_seconds;
   plan.predicted_setup_seconds = c.predicted_setup_seconds;
@@ -242,6 +243,7 @@ std::string rank_candidates(Plan& plan, const detail::SelectorFeatures& features
     c.backend = kernel.backend;
     c.kernel = kernel.kernel;
     c.format = kernel.format;
+    c.params = kernel.params;
     c.predicted_seconds = roofline * std::exp2(kernel.predict_log2_slowdown(features.values));
     c.predicted_setup_seconds = kernel.setup_seconds_fixed + kernel.setup_seconds_per_nnz * plan.nnz;
     // Ranked by a pessimistic product time: an erratic kernel pays for its misses.
@@ -394,6 +396,7 @@ void measure_candidates(Plan& plan, const Matrix& a, const std::vector<PlanCandi
     Plan forced = plan;
     forced.options.backend = c->backend;
     forced.options.kernel = c->kernel;
+    forced.options.params = c->params;
     std::unique_ptr<Operator<T>> op;
     double setup_seconds = 0;
     try {

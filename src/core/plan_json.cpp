@@ -114,6 +114,7 @@ json candidate_json(const PlanCandidate& c) {
   return {{"backend", to_string(c.backend)},
           {"kernel", c.kernel},
           {"format", c.format},
+          {"params", c.params},
           {"predicted_seconds", c.predicted_seconds},
           {"predicted_setup_seconds", c.predicted_setup_seconds},
           {"predicted_cost_seconds", c.predicted_cost_seconds},
@@ -127,6 +128,7 @@ PlanCandidate candidate_from(const json& j) {
   c.backend = backend_from_string(j.at("backend").get<std::string>().c_str());
   c.kernel = j.at("kernel").get<std::string>();
   c.format = j.at("format").get<std::string>();
+  if (j.contains("params")) c.params = params_from(j.at("params"));  // plans saved before 2026-12-02 lack them
   c.predicted_seconds = j.at("predicted_seconds").get<double>();
   c.predicted_setup_seconds = j.at("predicted_setup_seconds").get<double>();
   c.predicted_cost_seconds = j.at("predicted_cost_seconds").get<double>();

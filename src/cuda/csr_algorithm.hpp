@@ -49,6 +49,10 @@ class CsrAlgorithm {
                     cudaStream_t stream) const = 0;
   // The parameters in force (defaults filled in), for describe().
   virtual KernelParams params() const = 0;
+  // The kernel that multiplies, when prepare() handed the matrix to another
+  // (csr-hub to csr-adaptive below its hub_min_share; params() are then that
+  // kernel's); empty: this one.
+  virtual std::string handed_to() const { return {}; }
   // Device bytes held by prepare() beyond the CSR arrays.
   virtual std::size_t workspace_bytes() const { return 0; }
 };

@@ -10,6 +10,8 @@
 //   referenced first, as many as hub_kib of shared memory holds: those
 //   candidates are found on the device, only they come back to be ranked.
 //   The pieces of rows are built on the device too (csr_row_blocks.hpp).
+//   Where the hubs would hold under hub_min_share percent of the entries
+//   (the selector asks for 20), csr-adaptive gets the matrix instead.
 //   The column indices are recoded once on the device: an entry of a hub
 //   stores ~slot (negative), any other its column.
 // - Product: a first launch gathers the hubs' x into a contiguous array.
@@ -32,6 +34,7 @@
 // x and y stay in the caller's order: nothing is permuted per product.
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cuda/csr_kernels.hpp"
@@ -252,10 +255,20 @@ HubCandidates hub_candidates(const index_t* counts, index_t cols, index_t min_en
   return {columns.to_host(), entries.to_host()};
 }
 
-// The hubs, in column order: of the candidates, the most referenced first
-// (ties: lower column), at most `most`.
-std::vector<index_t> pick_hubs(const HubCandidates& candidates, std::size_t most) {
-  if (candidates.columns.size() <= most) return candidates.columns;
+// The hubs, in column order, and the entries they hold.
+struct Hubs {
+  std::vector<index_t> columns;
+  std::int64_t entries = 0;
+};
+
+// Of the candidates, the most referenced first (ties: lower column), at most `most`.
+Hubs pick_hubs(const HubCandidates& candidates, std::size_t most) {
+  Hubs hubs;
+  if (candidates.columns.size() <= most) {
+    hubs.columns = candidates.columns;
+    for (index_t entries : candidates.entries) hubs.entries += entries;
+    return hubs;
+  }
   std::vector<std::size_t> order(candidates.columns.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   const auto more_entries = [&](std::size_t p, std::size_t q) {  // positions in column order: p < q is lower column
@@ -264,19 +277,22 @@ std::vector<index_t> pick_hubs(const HubCandidates& candidates, std::size_t most
   std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(most), order.end(), more_entries);
   order.resize(most);
   std::sort(order.begin(), order.end());
-  std::vector<index_t> hubs;
-  for (std::size_t i : order) hubs.push_back(candidates.columns[i]);
+  for (std::size_t i : order) {
+    hubs.columns.push_back(candidates.columns[i]);
+    hubs.entries += candidates.entries[i];
+  }
   return hubs;
 }
 
 template <class T>
 class CsrHub final : public CsrAlgorithm<T> {
  public:
-  CsrHub(int block_size, int items_per_thread, int hub_kib, int hub_min_entries)
+  CsrHub(int block_size, int items_per_thread, int hub_kib, int hub_min_entries, int hub_min_share)
       : block_size_(block_size),
         items_per_thread_(items_per_thread),
         hub_kib_(hub_kib),
-        hub_min_entries_(hub_min_entries) {}
+        hub_min_entries_(hub_min_entries),
+        hub_min_share_(hub_min_share) {}
 
   void prepare(const CsrView<T>& device) override {
     const index_t capacity = warp_size * items_per_thread_;
@@ -316,8 +332,16 @@ class CsrHub final : public CsrAlgorithm<T> {
       SPMV_LAUNCH_CHECK();
     }
     const index_t min_entries = hub_min_entries_ > 0 ? hub_min_entries_ : worth_a_hub;
-    const std::vector<index_t> hubs =
-        pick_hubs(hub_candidates(column_table.data(), device.cols, min_entries), hub_bytes / sizeof(T));
+    const Hubs picked = pick_hubs(hub_candidates(column_table.data(), device.cols, min_entries), hub_bytes / sizeof(T));
+    if (below_min_share(picked, device.nnz)) {
+      pieces_ = DeviceBuffer<RowBlock>();
+      partials_ = DeviceBuffer<T>();
+      fixup_ = SplitRowFixup();
+      adaptive_ = make_csr_adaptive<T>({});
+      adaptive_->prepare(device);
+      return;
+    }
+    const std::vector<index_t>& hubs = picked.columns;
     hub_cols_ = DeviceBuffer<index_t>(hubs, "csr-hub hub columns");
     hub_values_ = DeviceBuffer<T>(hubs.size(), "csr-hub hub values");
     shared_bytes_ = staging + hubs.size() * sizeof(T);
@@ -328,6 +352,7 @@ class CsrHub final : public CsrAlgorithm<T> {
   }
 
   void spmv(const CsrView<T>& a, const T* x, T* y, T alpha, T beta, cudaStream_t stream) const override {
+    if (adaptive_) return adaptive_->spmv(a, x, y, alpha, beta, stream);
     if (pieces_.size() == 0) return;
     const HubMatrix<T> m{a.row_ptr,
                          codes_.size() > 0 ? codes_.data() : a.col_idx,
@@ -353,12 +378,16 @@ class CsrHub final : public CsrAlgorithm<T> {
   }
 
   KernelParams params() const override {
+    if (adaptive_) return adaptive_->params();
     return {{"block_size", block_size_},
             {"items_per_thread", items_per_thread_},
             {"hub_kib", hub_kib_},
-            {"hub_min_entries", hub_min_entries_}};
+            {"hub_min_entries", hub_min_entries_},
+            {"hub_min_share", hub_min_share_}};
   }
+  std::string handed_to() const override { return adaptive_ ? "csr-adaptive" : ""; }
   std::size_t workspace_bytes() const override {
+    if (adaptive_) return adaptive_->workspace_bytes();
     return pieces_.bytes() + partials_.bytes() + fixup_.bytes() + hub_cols_.bytes() + hub_values_.bytes() +
            codes_.bytes();
   }
@@ -368,6 +397,8 @@ class CsrHub final : public CsrAlgorithm<T> {
   int items_per_thread_;
   int hub_kib_;
   int hub_min_entries_;  // 0: from the copy cost (prepare)
+  int hub_min_share_;    // percent of the entries the hubs must hold, else csr-adaptive multiplies; 0: always hubs
+  std::unique_ptr<CsrAlgorithm<T>> adaptive_;  // below hub_min_share: csr-adaptive, which runs every product
   DeviceBuffer<RowBlock> pieces_;
   mutable DeviceBuffer<T> partials_;  // written by every product
   SplitRowFixup fixup_;
@@ -407,6 +438,18 @@ class CsrHub final : public CsrAlgorithm<T> {
     return std::max<index_t>(1, static_cast<index_t>(per_multiprocessor) * multiprocessors);
   }
 
+  // Without hubs that hold a good share of the entries, csr-hub is a warp per
+  // piece of rows in blocks that leave L1 small, and csr-adaptive, tuned for
+  // such pieces, is mostly faster: 5-9% on matrices of few huge rows whose
+  // hubs hold under 5% of the entries (H200, docs/perf-notes.md, "csr-hub
+  // hands a matrix of few hub entries to csr-adaptive"). The selector builds
+  // it with the model's hub_min_share; prepare() then hands such a matrix to
+  // csr-adaptive, and the operator's description names csr-adaptive.
+  bool below_min_share(const Hubs& hubs, index_t nnz) const {
+    return hub_min_share_ > 0 && nnz > 0 &&
+           100.0 * static_cast<double>(hubs.entries) < static_cast<double>(hub_min_share_) * static_cast<double>(nnz);
+  }
+
   // Turns `table` (a column count per column) into the column codes and
   // recodes the entries with it.
   void recode(const CsrView<T>& device, DeviceBuffer<index_t>& table) {
@@ -435,7 +478,8 @@ std::unique_ptr<CsrAlgorithm<T>> make_csr_hub(const KernelParams& params) {
   // taking shared memory from L1; 176 KiB of hubs was 8-30% slower (L1
   // squeezed).
   return std::make_unique<CsrHub<T>>(param_or(params, "block_size", 1024), param_or(params, "items_per_thread", 4),
-                                     param_or(params, "hub_kib", 128), param_or(params, "hub_min_entries", 0));
+                                     param_or(params, "hub_kib", 128), param_or(params, "hub_min_entries", 0),
+                                     param_or(params, "hub_min_share", 0));
 }
 template std::unique_ptr<CsrAlgorithm<float>> make_csr_hub(const KernelParams&);
 template std::unique_ptr<CsrAlgorithm<double>> make_csr_hub(const KernelParams&);

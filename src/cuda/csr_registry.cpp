@@ -74,7 +74,11 @@ const std::vector<CsrKernelEntry<T>>& csr_kernel_registry() {
                               one_of("items_per_thread", {2, 4, 8}, "4", "a piece holds 32 x this many entries"),
                               in_range("hub_kib", 0, 227, "128", "KiB of shared memory for hub x values per block"),
                               in_range("hub_min_entries", 0, INT_MAX, "0",
-                                       "a hub has more entries than this (0: resident blocks x value bytes / 32)")},
+                                       "a hub has more entries than this (0: resident blocks x value bytes / 32)"),
+                              in_range("hub_min_share", 0, 100, "0",
+                                       "percent of the entries the hubs must hold, else csr-adaptive multiplies "
+                                       "instead, and describe() names it (0: never; the selector builds csr-hub "
+                                       "with the model's value)")},
                              true, false}),
        make_csr_hub<T>},
   };

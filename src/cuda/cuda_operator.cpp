@@ -121,6 +121,7 @@ class CudaOperator final : public StagedOperator<T> {
     description_.analysis_seconds = seconds_since(analysis_start);
 
     const auto upload_start = clock_type::now();
+    std::string handed_to;  // the kernel the CSR algorithm handed the matrix to, if any
     std::optional<KernelWarmUp<T>> warm_up;
     if (const Csr<T>* host = a.host_matrix())
       warm_up.emplace(*host, choice.name, [&](const CsrView<T>& sample, cudaStream_t stream) {
@@ -133,6 +134,7 @@ class CudaOperator final : public StagedOperator<T> {
       if (options.explicit_transpose)
         transposed_csr_.emplace(transpose_on_device(csr_->matrix.view(), nullptr), *csr_entry, choice.params);
       description_.params = csr_->algorithm->params();
+      handed_to = csr_->algorithm->handed_to();
       description_.matrix_bytes = csr_bytes(a.rows, a.nnz, sizeof(T));
     } else {
       // The format is built on the device from the uploaded CSR, which the
@@ -173,7 +175,7 @@ class CudaOperator final : public StagedOperator<T> {
 
     description_.backend = Backend::cuda;
     description_.format = info.format;
-    description_.kernel = info.name;
+    description_.kernel = handed_to.empty() ? info.name : handed_to;
     if (spmm_entry) describe_spmm_kernel(spmm_entry->info);
     description_.device_bytes = (csr_ ? csr_->bytes() : 0) + (transposed_csr_ ? transposed_csr_->bytes() : 0) +
                                 (format_ ? format_->device_bytes() : 0) +

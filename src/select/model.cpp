@@ -213,15 +213,20 @@ class ModelText {
 // How to read the value of each key an object must have.
 using KeyReaders = std::vector<std::pair<const char*, std::function<void()>>>;
 
-// Reads an object whose keys are those of `readers` (each must come; other
-// keys are skipped).
-void read_object(ModelText& text, const char* what, const KeyReaders& readers) {
+// Reads an object whose keys are those of `readers` (each must come) and of
+// `optional` (each may); other keys are skipped.
+void read_object(ModelText& text, const char* what, const KeyReaders& readers, const KeyReaders& optional = {}) {
   std::vector<bool> seen(readers.size(), false);
   text.object([&](const std::string& key) {
-    const auto found = std::find_if(readers.begin(), readers.end(), [&](const auto& r) { return key == r.first; });
-    if (found == readers.end()) return text.skip();
-    seen[found - readers.begin()] = true;
-    found->second();
+    const auto named = [&](const auto& r) { return key == r.first; };
+    const auto found = std::find_if(readers.begin(), readers.end(), named);
+    if (found != readers.end()) {
+      seen[found - readers.begin()] = true;
+      return found->second();
+    }
+    const auto may = std::find_if(optional.begin(), optional.end(), named);
+    if (may != optional.end()) return may->second();
+    text.skip();
   });
   for (std::size_t i = 0; i < readers.size(); ++i)
     if (!seen[i]) fail(std::string(what) + " has no '" + readers[i].first + "'");
@@ -267,7 +272,10 @@ KernelModel read_kernel(ModelText& text, std::size_t feature_count) {
                {"uncertainty_log2", [&] { kernel.uncertainty_log2 = text.number(); }},
                {"feature_min", [&] { kernel.feature_min = text.numbers<double>(); }},
                {"feature_max", [&] { kernel.feature_max = text.numbers<double>(); }},
-               {"trees", [&] { text.array([&] { kernel.trees.push_back(read_tree(text, feature_count)); }); }}});
+               {"trees", [&] { text.array([&] { kernel.trees.push_back(read_tree(text, feature_count)); }); }}},
+              {{"params", [&] {
+                 text.object([&](const std::string& name) { kernel.params[name] = text.integer(); });
+               }}});
   if (kernel.feature_min.size() != feature_count || kernel.feature_max.size() != feature_count)
     fail("kernel " + kernel.kernel + "'s feature range has the wrong length");
   return kernel;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "select/features.hpp"
+#include "spmv/operator.hpp"
 #include "spmv/types.hpp"
 
 namespace spmv::detail {
@@ -37,6 +38,9 @@ struct KernelModel {
   double uncertainty_log2 = 0;  // root mean square miss of the fit on its training data
   std::vector<double> feature_min;  // the features' range in its training data
   std::vector<double> feature_max;
+  // The parameters the selector builds it with (the kernel's defaults for
+  // the rest): e.g. csr-hub's hub_min_share, below which its build refuses.
+  KernelParams params;
 
   // log2(time / (csr_product_bytes / copy bandwidth))
   double predict_log2_slowdown(const std::vector<double>& features) const;

@@ -62,6 +62,8 @@ const test::KernelVariants& kernel_variants() {
        {{},
         {{"hub_min_entries", 1}, {"hub_kib", 1}},
         {{"hub_min_entries", 1}, {"block_size", 256}, {"items_per_thread", 8}},
+        // Matrices whose hubs hold under half the entries go to csr-adaptive.
+        {{"hub_min_share", 50}},
         {{"hub_kib", 0}, {"block_size", 512}}}},
       // Format kernels (issue 4). Formats may refuse a matrix they would pad
       // beyond their limit (see check_products).
@@ -416,7 +418,9 @@ TEST(GpuKernels, DescribeReportsTheKernelAndItsBytes) {
 }
 
 // Every GPU kernel reports only parameters its catalogue row lists, with
-// values the row allows (defaults filled in and forced ones alike).
+// values the row allows (defaults filled in and forced ones alike); a kernel
+// that handed the matrix to another (csr-hub below hub_min_share) reports
+// that one's.
 TEST(GpuKernels, DescribedParametersAreAllowedByTheKernelsSpecs) {
   SPMV_GPU_TEST_PRELUDE();
   const Csr<double> a = test::matrix_zoo()[8].matrix;  // banded
@@ -426,7 +430,8 @@ TEST(GpuKernels, DescribedParametersAreAllowedByTheKernelsSpecs) {
     SCOPED_TRACE(c.describe());
     const auto op = test::plan_case(a, c);
     if (!op) continue;
-    EXPECT_NO_THROW(detail::check_kernel_params(c.kernel, op->describe().params, specs.at(c.kernel)));
+    const OperatorDescription d = op->describe();
+    EXPECT_NO_THROW(detail::check_kernel_params(d.kernel, d.params, specs.at(d.kernel)));
   }
 }
 

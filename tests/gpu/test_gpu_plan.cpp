@@ -140,6 +140,42 @@ TEST(GpuPlan, AChoiceTheBuildRefusesGivesWayToTheNextCandidate) {
   EXPECT_THROW(plan(a, options), FormatLimitError);
 }
 
+// The selector builds csr-hub with the model's hub_min_share: where the hubs
+// hold fewer of the entries, csr-hub hands the matrix to csr-adaptive, and
+// the operator describes csr-adaptive with its parameters. Named without it,
+// csr-hub keeps any matrix.
+TEST(GpuPlan, CsrHubHandsAMatrixWithFewHubEntriesToCsrAdaptive) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<double> stencil = generate(parse_generator_spec("stencil7:n=30"));  // no column has 8 entries
+  const Csr<double> graph = generate(parse_generator_spec("rmat:scale=14,edge_factor=16"));
+  PlanOptions options;
+  options.backend = Backend::cuda;
+  for (const Csr<double>* a : {&stencil, &graph}) {
+    Plan p = make_plan(*a, options);
+    ASSERT_EQ(p.tuning, "model");
+    PlanCandidate hub;
+    hub.kernel = "csr-hub";
+    hub.format = "csr";
+    hub.params = {{"hub_min_share", 10}};
+    p.candidates = {hub};
+    p.options.backend = Backend::cuda;
+    p.options.kernel = hub.kernel;
+    p.options.params = hub.params;
+    const OperatorDescription built = make_operator(p, *a)->describe();
+    if (a == &stencil) {
+      EXPECT_EQ(built.kernel, "csr-adaptive");
+      EXPECT_EQ(built.params.count("hub_min_share"), 0u);
+      EXPECT_EQ(built.params.count("items_per_thread"), 1u);
+    } else {
+      EXPECT_EQ(built.kernel, "csr-hub");  // its hubs hold most of an R-MAT's entries
+      EXPECT_EQ(built.params.at("hub_min_share"), 10);
+    }
+    expect_correct_product(p, *a);
+  }
+  options.kernel = "csr-hub";
+  EXPECT_EQ(plan(stencil, options)->describe().kernel, "csr-hub");
+}
+
 TEST(GpuPlan, MeasureTimesTheBestCandidatesOnceThenUsesTheCache) {
   SPMV_GPU_TEST_PRELUDE();
   const Csr<double> a = generate(parse_generator_spec("stencil27:n=40"));

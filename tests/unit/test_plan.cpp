@@ -104,6 +104,37 @@ TEST(Plan, TheChosenKernelNeverRefusesTheMatrix) {
   }
 }
 
+// Each candidate carries the parameters the model builds it with (csr-hub's
+// hub_min_share), and the chosen one's are the plan's: make_operator builds
+// the kernel with them.
+TEST(Plan, CandidatesCarryTheModelsParameters) {
+  const detail::SelectorModel& model = detail::builtin_selector_model();
+  const auto hub = std::find_if(model.kernels.begin(), model.kernels.end(),
+                                [](const detail::KernelModel& k) { return k.kernel == "csr-hub"; });
+  ASSERT_NE(hub, model.kernels.end());
+  EXPECT_GT(hub->params.at("hub_min_share"), 0);
+  std::size_t hub_candidates = 0;
+  for (const ZooMatrix& m : plan_matrices()) {
+    SCOPED_TRACE(m.name);
+    for (double expected : {100.0, 1e9}) {
+      PlanOptions options = described_h100();
+      options.expected_products = expected;
+      const Plan plan = make_plan(m.matrix, options);
+      if (plan.tuning != "model") continue;
+      for (const PlanCandidate& c : plan.candidates) {
+        const auto of = std::find_if(model.kernels.begin(), model.kernels.end(),
+                                     [&](const detail::KernelModel& k) { return k.kernel == c.kernel; });
+        ASSERT_NE(of, model.kernels.end());
+        EXPECT_EQ(c.params, of->params) << c.kernel;
+        if (c.kernel == "csr-hub") ++hub_candidates;
+        if (c.kernel == plan.options.kernel) EXPECT_EQ(plan.options.params, c.params);
+      }
+      EXPECT_EQ(plan_from_json(plan_to_json(plan)).options.params, plan.options.params);
+    }
+  }
+  EXPECT_GT(hub_candidates, 0u);
+}
+
 // The selector's refusal rule is the builders' rule: a kernel it refuses
 // throws FormatLimitError (for the formats it checks before the build), and
 // one it accepts builds with the options the cuda backend gives it where the
@@ -423,6 +454,15 @@ TEST(SelectorModel, MalformedModelsAreRefused) {
                                   R"("right":[2,-1,-1],"value":[0,-1,2]})";
   EXPECT_THROW(detail::parse_selector_model(with_tree(bad_feature)), ParseError);
   EXPECT_THROW(detail::parse_selector_model("[]"), ParseError);
+  const auto with_params = [&](const std::string& params) {
+    std::string text = with_tree(good);
+    return text.insert(text.find(R"("trees")"), R"("params":)" + params + ",");
+  };
+  EXPECT_EQ(detail::parse_selector_model(with_params(R"({"hub_min_share":12})")).kernels.at(0).params,
+            (KernelParams{{"hub_min_share", 12}}));
+  EXPECT_TRUE(detail::parse_selector_model(with_params("{}")).kernels.at(0).params.empty());
+  EXPECT_THROW(detail::parse_selector_model(with_params(R"({"hub_min_share":1.5})")), ParseError);
+  EXPECT_THROW(detail::parse_selector_model(with_params(R"({"hub_min_share":"12"})")), ParseError);
 }
 
 // The model's own reader against a general JSON parser, on every number of
@@ -442,6 +482,7 @@ TEST(SelectorModel, ReaderAgreesWithAJsonParser) {
     EXPECT_EQ(kernel.base, expected.at("base").get<double>());
     EXPECT_EQ(kernel.setup_seconds_per_nnz, expected.at("setup_seconds_per_nnz").get<double>());
     EXPECT_EQ(kernel.feature_max, expected.at("feature_max").get<std::vector<double>>());
+    EXPECT_EQ(kernel.params, expected.value("params", nlohmann::json::object()).get<KernelParams>());
     ASSERT_EQ(kernel.trees.size(), expected.at("trees").size());
     for (std::size_t t = 0; t < kernel.trees.size(); ++t) {
       const nlohmann::json& tree = expected.at("trees")[t];

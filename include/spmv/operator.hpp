@@ -223,6 +223,16 @@ struct OperatorDescription {
   // How much the stored format compresses its index data (the BRO formats);
   // empty for formats that do not compress.
   std::optional<CompressionMetrics> index_compression;
+  // What the first spmm() of each k and layout planned and spmm() runs since
+  // (an operator planned for the SpMV: the cuda backend's, and the cusparse
+  // backend's CSR kernels, which choose among cuSPARSE's algorithms), in the
+  // order planned.
+  struct PlannedSpmmKernel {
+    index_t k = 0;
+    Layout layout = Layout::row_major;
+    std::string kernel;  // its name ("cuSPARSE's default" where the plan ranked no cuSPARSE algorithm)
+  };
+  std::vector<PlannedSpmmKernel> planned_spmm;
 };
 
 template <class T>

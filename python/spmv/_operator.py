@@ -132,8 +132,10 @@ class Operator:
         self._last_result = None  # (array, stream) of the last `op @ x` on a CuPy vector
 
     def describe(self):
-        """Backend, format, kernel, parameters, bytes and setup times, as a dict."""
-        return dict(self._description)
+        """Backend, format, kernel, parameters, bytes and setup times, as a dict; read from the
+        operator at each call (its device bytes, build time and planned_spmm grow at the first
+        `op @ B` of each k and layout)."""
+        return self._native.describe()
 
     @property
     def T(self):

@@ -60,6 +60,12 @@ py::dict describe_operator(const OperatorDescription& d) {
         py::arg("space_savings_against_csr") = c.against_csr.space_savings(),
         py::arg("bytes_per_nonzero") = c.bytes_per_nonzero());
   }
+  // What the first `op @ B` of each k and layout planned (an operator planned for the SpMV).
+  py::list planned_spmm;
+  for (const auto& p : d.planned_spmm)
+    planned_spmm.append(py::dict(py::arg("k") = p.k, py::arg("layout") = p.layout == Layout::row_major ? "row" : "col",
+                                 py::arg("kernel") = p.kernel));
+  out["planned_spmm"] = planned_spmm;
   // The operator of A^T that apply_transposed runs, when the plan chose its kernel.
   out["transposed"] = d.transposed ? py::object(describe_operator(*d.transposed)) : py::object(py::none());
   return out;

@@ -14,6 +14,7 @@
 #include "cuda/kernel_warm_up.hpp"
 #include "cuda/operator_matrix.hpp"
 #include "cuda/spmm_algorithm.hpp"
+#include "cuda/spmm_planning.hpp"
 #include "cuda/staged_operator.hpp"
 #include "spmv/error.hpp"
 #include "spmv/formats/footprint.hpp"
@@ -236,6 +237,7 @@ class CudaOperator final : public StagedOperator<T> {
   struct PlannedSpmm {
     const SpmmAlgorithm<T>* ours = nullptr;
     Operator<T>* vendor = nullptr;
+    std::string kernel;  // its name
   };
 
   // The SpMM planned for k columns in `layout`, planning and building it at
@@ -250,6 +252,7 @@ class CudaOperator final : public StagedOperator<T> {
     const auto start = clock_type::now();
     const PlannedSpmm planned = plan_spmm(csr, k, layout);
     description_.build_seconds += seconds_since(start);
+    description_.planned_spmm.push_back({k, layout, planned.kernel});
     // The products may run on a non-blocking stream, which would not wait
     // for the build's work on the legacy default stream.
     SPMV_CUDA_CHECK(cudaDeviceSynchronize());
@@ -260,15 +263,7 @@ class CudaOperator final : public StagedOperator<T> {
   // choice down its ranking, the first candidate that builds (spmm-csr-vec
   // where none does, or where the plan names none).
   PlannedSpmm plan_spmm(const PreparedCsr<T>& csr, index_t k, Layout layout) {
-    PlanOptions options = *spmm_plan_options_;
-    options.kernel.clear();
-    options.params.clear();
-    options.explicit_transpose = false;
-    options.reordering = Reordering::none;  // this CSR is the (reordered) matrix the products run on
-    options.target_device.reset();
-    options.tuning = Tuning::model;
-    options.spmm_columns = k;
-    options.spmm_layout = layout;
+    const PlanOptions options = spmm_planning_options(*spmm_plan_options_, k, layout);
     const CsrView<T> view = csr.matrix.view();
     const DeviceCsrView<T> matrix{view.rows, view.cols, view.nnz, view.row_ptr, view.col_idx, view.values};
     const Plan plan = make_plan(matrix, options);
@@ -283,13 +278,13 @@ class CudaOperator final : public StagedOperator<T> {
       } catch (const OutOfMemory&) {
       }
     }
-    return {spmm_.get(), nullptr};
+    return {spmm_.get(), nullptr, default_spmm_kernel};
   }
 
   // The candidate's SpMM, built once and kept (nullopt for a kernel this
   // operator cannot build); its memory counts in the description.
   std::optional<PlannedSpmm> build_spmm(const PlanCandidate& c, const DeviceCsrView<T>& matrix) {
-    if (c.kernel == default_spmm_kernel) return PlannedSpmm{spmm_.get(), nullptr};
+    if (c.kernel == default_spmm_kernel) return PlannedSpmm{spmm_.get(), nullptr, c.kernel};
     if (c.backend == Backend::cuda) {
       std::unique_ptr<SpmmAlgorithm<T>>& ours = our_spmm_[c.kernel];
       if (!ours) {
@@ -298,7 +293,7 @@ class CudaOperator final : public StagedOperator<T> {
         ours = entry->make({csr_->matrix.view()}, {});
         description_.device_bytes += ours->device_bytes();
       }
-      return PlannedSpmm{ours.get(), nullptr};
+      return PlannedSpmm{ours.get(), nullptr, c.kernel};
     }
     std::unique_ptr<Operator<T>>& vendor = vendor_spmm_[c.kernel];
     if (!vendor) {
@@ -312,13 +307,7 @@ class CudaOperator final : public StagedOperator<T> {
       vendor->set_stream(this->stream());
       description_.device_bytes += vendor->describe().device_bytes;
     }
-    return PlannedSpmm{nullptr, vendor.get()};
-  }
-
-  static bool capturing(cudaStream_t stream) {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    SPMV_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));
-    return status != cudaStreamCaptureStatusNone;
+    return PlannedSpmm{nullptr, vendor.get(), c.kernel};
   }
 
   const PreparedCsr<T>& fallback_csr(const char* operation) const {

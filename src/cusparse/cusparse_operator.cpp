@@ -3,8 +3,14 @@
 //
 // Kernels: cusparse-csr-alg1 (CUSPARSE_SPMV_CSR_ALG1, with the SpMV
 // preprocessing step), cusparse-csr-alg2 (CUSPARSE_SPMV_CSR_ALG2,
-// deterministic), cusparse-coo (CUSPARSE_SPMV_COO_ALG1 on a COO copy); their
-// SpMM is CUSPARSE_SPMM_ALG_DEFAULT. The SpMM kernels cusparse-spmm-alg1/2/3
+// deterministic), cusparse-coo (CUSPARSE_SPMV_COO_ALG1 on a COO copy). The
+// SpMM of the CSR ones is cuSPARSE's algorithm that the SpMM model ranks best
+// for each k and layout, planned at the first spmm() with them on the
+// operator's CSR (cuda/spmm_planning.hpp); in a CUDA graph capture before
+// that, and for cusparse-coo, CUSPARSE_SPMM_ALG_DEFAULT. (Until 2026-12-02 it
+// was always ALG_DEFAULT: for a matrix whose SpMV the selector gives to
+// cuSPARSE, 1.4-2.6x slower than the best algorithm on an R-MAT and on few
+// huge rows in f32, device call 202.) The SpMM kernels cusparse-spmm-alg1/2/3
 // run CUSPARSE_SPMM_CSR_ALG1/2/3 (their SpMV: CUSPARSE_SPMV_ALG_DEFAULT); a
 // layout an algorithm refuses is reported as Unavailable.
 // explicit_transpose: A^T is built on the device at plan time (our radix-sort
@@ -24,8 +30,10 @@
 // buffer, and runs cuSPARSE's SpMM preprocessing (ALG1, ALG3), on the first
 // call with each shape and operands (cuSPARSE asks for them per shape).
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "core/backends.hpp"
 #include "core/determinism.hpp"
@@ -35,8 +43,10 @@
 #include "cuda/device_csr.hpp"
 #include "cuda/device_scope.hpp"
 #include "cuda/operator_matrix.hpp"
+#include "cuda/spmm_planning.hpp"
 #include "cuda/staged_operator.hpp"
 #include "spmv/formats/footprint.hpp"
+#include "spmv/plan.hpp"
 
 namespace spmv::detail {
 
@@ -84,17 +94,19 @@ class CusparseOperator final : public StagedOperator<T> {
  public:
   // `start`: when the factory began, so that the setup time covers the CSR
   // upload of the member initialisers as it does for the cuda backend.
-  CusparseOperator(const OperatorMatrix<T>& a, const CusparseKernelEntry& entry, bool deterministic,
-                   bool explicit_transpose, clock_type::time_point start)
+  CusparseOperator(const OperatorMatrix<T>& a, const CusparseKernelEntry& entry, const PlanOptions& options,
+                   clock_type::time_point start)
       : StagedOperator<T>(a.rows, a.cols),
         kind_(entry.kind),
-        deterministic_(deterministic),
-        explicit_transpose_(explicit_transpose),
+        deterministic_(options.deterministic),
+        explicit_transpose_(options.explicit_transpose),
         trivial_(a.rows == 0 || a.cols == 0 || a.nnz == 0),
         matrix_(a.copy_to_device()),
         x_probe_(std::max(a.rows, a.cols), "cuSPARSE probe vector x"),
         y_probe_(std::max(a.rows, a.cols), "cuSPARSE probe vector y") {
     if (!trivial_) create_descriptors(a);
+    if ((kind_ == CusparseKernel::csr_alg1 || kind_ == CusparseKernel::csr_alg2) && !deterministic_)
+      spmm_plan_options_ = options;
     SPMV_CUDA_CHECK(cudaDeviceSynchronize());
     description_.upload_seconds = std::chrono::duration<double>(clock_type::now() - start).count();
     description_.backend = Backend::cusparse;
@@ -116,6 +128,7 @@ class CusparseOperator final : public StagedOperator<T> {
     cusparseDestroyDnVec(yt_);
     if (spmm_shape_.b_descr) cusparseDestroyDnMat(spmm_shape_.b_descr);
     if (spmm_shape_.c_descr) cusparseDestroyDnMat(spmm_shape_.c_descr);
+    if (spmm_shape_.matrix) cusparseDestroySpMat(spmm_shape_.matrix);
     cusparseDestroySpMat(descr_);
     if (transposed_descr_) cusparseDestroySpMat(transposed_descr_);
     cusparseDestroy(handle_);
@@ -146,22 +159,31 @@ class CusparseOperator final : public StagedOperator<T> {
       scale_vector(c, static_cast<std::size_t>(this->rows()) * k, beta, this->cuda_stream());
       return;
     }
-    if (spmm_shape_.k != k || spmm_shape_.layout != layout || spmm_shape_.b != b ||
-        spmm_shape_.c != c)
-      prepare_spmm(b, c, k, layout, alpha, beta);
+    const cusparseSpMMAlg_t algorithm = spmm_algorithm(k, layout);
+    if (spmm_shape_.k != k || spmm_shape_.layout != layout || spmm_shape_.b != b || spmm_shape_.c != c ||
+        spmm_shape_.algorithm != algorithm)
+      prepare_spmm(b, c, k, layout, alpha, beta, algorithm);
     SPMV_CUSPARSE_CHECK(cusparseSpMM(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                     CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, descr_,
+                                     CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, spmm_matrix(),
                                      spmm_shape_.b_descr, &beta, spmm_shape_.c_descr,
-                                     value_type<T>(), spmm_algorithm(), spmm_buffer_.data()));
+                                     value_type<T>(), algorithm, spmm_buffer_.data()));
   }
 
  private:
-  // Dense descriptors, workspace and preprocessing for one SpMM shape and
-  // pair of operands.
-  void prepare_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta) {
+  // Dense descriptors, workspace and preprocessing for one SpMM shape, pair
+  // of operands and algorithm. A CSR kernel's SpMM gets a matrix descriptor
+  // of its own, made again for each: cuSPARSE keeps an algorithm's
+  // preprocessing in the descriptor, and once the algorithm changed (a
+  // planned ALG1 or ALG3 for one k, the default for k = 1) the old state gave
+  // wrong products (device call 204).
+  void prepare_spmm(const T* b, T* c, index_t k, Layout layout, T alpha, T beta, cusparseSpMMAlg_t algorithm) {
     if (spmm_shape_.b_descr) cusparseDestroyDnMat(spmm_shape_.b_descr);
     if (spmm_shape_.c_descr) cusparseDestroyDnMat(spmm_shape_.c_descr);
+    if (spmm_shape_.matrix) cusparseDestroySpMat(spmm_shape_.matrix);
     spmm_shape_ = {};
+    if (kind_ != CusparseKernel::coo)
+      spmm_shape_.matrix =
+          csr_descriptor(matrix_, this->rows(), this->cols(), static_cast<index_t>(matrix_.values.size()));
     const bool row_major = layout == Layout::row_major;
     const cusparseOrder_t order = row_major ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL;
     const index_t rows = this->rows(), cols = this->cols();
@@ -174,31 +196,66 @@ class CusparseOperator final : public StagedOperator<T> {
     spmm_shape_.c_descr = c_descr;
     std::size_t bytes = 0;
     const cusparseStatus_t status = cusparseSpMM_bufferSize(
-        handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, descr_,
-        b_descr, &beta, c_descr, value_type<T>(), spmm_algorithm(), &bytes);
+        handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, spmm_matrix(),
+        b_descr, &beta, c_descr, value_type<T>(), algorithm, &bytes);
     if (status == CUSPARSE_STATUS_NOT_SUPPORTED || status == CUSPARSE_STATUS_INVALID_VALUE)
       throw Unavailable(description_.kernel + " does not take " + to_string(layout) +
                         " B and C (cuSPARSE: " + cusparseGetErrorString(status) + ")");
     SPMV_CUSPARSE_CHECK(status);
     if (spmm_buffer_.size() < bytes) spmm_buffer_ = DeviceBuffer<char>(bytes, "cuSPARSE SpMM workspace");
-    if (kind_ == CusparseKernel::spmm_alg1 || (kind_ == CusparseKernel::spmm_alg3 && !deterministic_))
+    if (algorithm == CUSPARSE_SPMM_CSR_ALG1 || (algorithm == CUSPARSE_SPMM_CSR_ALG3 && !deterministic_))
       SPMV_CUSPARSE_CHECK(cusparseSpMM_preprocess(
           handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-          descr_, b_descr, &beta, c_descr, value_type<T>(), spmm_algorithm(), spmm_buffer_.data()));
+          spmm_matrix(), b_descr, &beta, c_descr, value_type<T>(), algorithm, spmm_buffer_.data()));
     spmm_shape_.k = k;
     spmm_shape_.layout = layout;
     spmm_shape_.b = b;
     spmm_shape_.c = c;
+    spmm_shape_.algorithm = algorithm;
   }
 
-  cusparseSpMMAlg_t spmm_algorithm() const {
+  // The SpMM algorithm for k columns in `layout`: the kernel's own, ALG3 in
+  // deterministic mode, else (a CSR SpMV kernel, k >= 2) the one planned at
+  // the first such call outside a capture.
+  cusparseSpMMAlg_t spmm_algorithm(index_t k, Layout layout) {
     if (deterministic_) return CUSPARSE_SPMM_CSR_ALG3;
     switch (kind_) {
       case CusparseKernel::spmm_alg1: return CUSPARSE_SPMM_CSR_ALG1;
       case CusparseKernel::spmm_alg2: return CUSPARSE_SPMM_CSR_ALG2;
       case CusparseKernel::spmm_alg3: return CUSPARSE_SPMM_CSR_ALG3;
-      default: return CUSPARSE_SPMM_ALG_DEFAULT;
+      default: break;
     }
+    if (!spmm_plan_options_ || k < 2) return CUSPARSE_SPMM_ALG_DEFAULT;
+    const auto found = planned_spmm_.find({k, layout});
+    if (found != planned_spmm_.end()) return found->second;
+    if (capturing(this->cuda_stream())) return CUSPARSE_SPMM_ALG_DEFAULT;
+    const auto start = clock_type::now();
+    const cusparseSpMMAlg_t planned = planned_spmm_algorithm(k, layout);
+    description_.build_seconds += std::chrono::duration<double>(clock_type::now() - start).count();
+    return planned_spmm_.emplace(std::make_pair(k, layout), planned).first->second;
+  }
+
+  // The SpMM model's best ranked cuSPARSE algorithm on this operator's CSR
+  // (ALG_DEFAULT where it ranks none).
+  cusparseSpMMAlg_t planned_spmm_algorithm(index_t k, Layout layout) {
+    const CsrView<T> view = matrix_.view();
+    const DeviceCsrView<T> matrix{view.rows, view.cols, view.nnz, view.row_ptr, view.col_idx, view.values};
+    const Plan plan = make_plan(matrix, spmm_planning_options(*spmm_plan_options_, k, layout));
+    const std::pair<CusparseKernel, cusparseSpMMAlg_t> algorithms[] = {
+        {CusparseKernel::spmm_alg1, CUSPARSE_SPMM_CSR_ALG1},
+        {CusparseKernel::spmm_alg2, CUSPARSE_SPMM_CSR_ALG2},
+        {CusparseKernel::spmm_alg3, CUSPARSE_SPMM_CSR_ALG3}};
+    for (const PlanCandidate& c : plan.candidates) {
+      if (c.backend != Backend::cusparse || (c.refusal && !c.refusal->empty())) continue;
+      for (const auto& entry : cusparse_registry())
+        for (const auto& [kind, algorithm] : algorithms)
+          if (entry.info.name == c.kernel && entry.kind == kind) {
+            description_.planned_spmm.push_back({k, layout, c.kernel});
+            return algorithm;
+          }
+    }
+    description_.planned_spmm.push_back({k, layout, "cuSPARSE's default"});
+    return CUSPARSE_SPMM_ALG_DEFAULT;
   }
 
   void create_descriptors(const OperatorMatrix<T>& a) {
@@ -314,7 +371,14 @@ class CusparseOperator final : public StagedOperator<T> {
     T* c = nullptr;
     cusparseDnMatDescr_t b_descr = nullptr;
     cusparseDnMatDescr_t c_descr = nullptr;
+    cusparseSpMMAlg_t algorithm = CUSPARSE_SPMM_ALG_DEFAULT;
+    cusparseSpMatDescr_t matrix = nullptr;  // the SpMM's own CSR descriptor (null for cusparse-coo: descr_)
   } spmm_shape_;
+  cusparseSpMatDescr_t spmm_matrix() const { return spmm_shape_.matrix ? spmm_shape_.matrix : descr_; }
+  // With a CSR SpMV kernel, not in deterministic mode: the options its SpMM
+  // is planned with, and each k and layout's planned algorithm.
+  std::optional<PlanOptions> spmm_plan_options_;
+  std::map<std::pair<index_t, Layout>, cusparseSpMMAlg_t> planned_spmm_;
   OperatorDescription description_;
 };
 
@@ -336,8 +400,7 @@ std::unique_ptr<Operator<T>> make_operator_of(const OperatorMatrix<T>& a, const 
   for (const auto& entry : cusparse_registry()) {
     if (entry.info.name != name) continue;
     check_kernel_params(name, options.params, entry.info.params);
-    return std::make_unique<CusparseOperator<T>>(a, entry, options.deterministic, options.explicit_transpose,
-                                                 start);
+    return std::make_unique<CusparseOperator<T>>(a, entry, options, start);
   }
   std::string list;
   for (const auto& entry : cusparse_registry()) list += (list.empty() ? "" : ", ") + entry.info.name;

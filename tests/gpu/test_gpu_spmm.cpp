@@ -6,6 +6,7 @@
 // and the out-of-core SpMM against the in-core product.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <set>
@@ -251,6 +252,16 @@ TEST(GpuSpmm, PlanNamesTheSpmmKernelAndKeepsTheDefaultSpmv) {
   EXPECT_EQ(vec.matrix_bytes, (a.rows + 1) * 4u + a.nnz() * 12u);
 }
 
+// The selector's plan for the SpMM of k columns of B in `layout`.
+template <class T>
+Plan spmm_plan_of(const Csr<T>& a, index_t k, Layout layout) {
+  PlanOptions options;
+  options.backend = Backend::cuda;
+  options.spmm_columns = k;
+  options.spmm_layout = layout;
+  return make_plan(a, options);
+}
+
 // With no SpMM kernel named, the first spmm() of each k and layout plans
 // that SpMM on the operator's CSR: it builds what make_plan with
 // spmm_columns = k names (ELLPACK-R for ours beyond spmm-csr-vec, a copy of
@@ -275,11 +286,7 @@ TEST(GpuSpmm, TheFirstSpmmOfEachWidthPlansIt) {
     for (index_t k : {2, 8, 9, 33})
       for (Layout layout : {Layout::row_major, Layout::col_major}) {
         SCOPED_TRACE("k=" + std::to_string(k) + " " + to_string(layout));
-        PlanOptions for_spmm;
-        for_spmm.backend = Backend::cuda;
-        for_spmm.spmm_columns = k;
-        for_spmm.spmm_layout = layout;
-        const std::string expected = make_plan(*a, for_spmm).options.kernel;
+        const std::string expected = spmm_plan_of(*a, k, layout).options.kernel;
         const auto b = test::random_vector<double>(static_cast<std::size_t>(a->cols) * k, 71);
         const auto c0 = test::random_vector<double>(static_cast<std::size_t>(a->rows) * k, 72);
         for (int call = 0; call < 2; ++call) {
@@ -287,6 +294,7 @@ TEST(GpuSpmm, TheFirstSpmmOfEachWidthPlansIt) {
           std::vector<double> c = c0;
           op->spmm(b.data(), c.data(), k, layout, 2.0, 0.5);
           EXPECT_TRUE(test::matches_reference_spmm(*a, b, c0, k, layout, 2.0, 0.5, c)) << expected;
+          EXPECT_EQ(op->describe().planned_spmm.back().kernel, expected);
           const bool new_build = expected != "spmm-csr-vec" && built.insert(expected).second;
           if (new_build)
             EXPECT_GT(op->describe().device_bytes, before) << expected;
@@ -298,6 +306,53 @@ TEST(GpuSpmm, TheFirstSpmmOfEachWidthPlansIt) {
         spmv_only->spmm(b.data(), c.data(), k, layout, 2.0, 0.5);
         EXPECT_TRUE(test::matches_reference_spmm(*a, b, c0, k, layout, 2.0, 0.5, c));
         EXPECT_EQ(spmv_only->describe().device_bytes, spmv_only_bytes);
+      }
+  }
+}
+
+// The cusparse backend's CSR SpMV kernels plan their SpMM the same way, among
+// cuSPARSE's algorithms: the first spmm() of each k and layout plans (its time
+// counted in build_seconds) and takes the SpMM plan's best ranked cuSPARSE
+// algorithm, a second one does not plan, and every width gives the
+// reference's result. cusparse-coo keeps cuSPARSE's default and plans nothing.
+TEST(GpuSpmm, CusparseSpmvKernelsPlanTheirSpmm) {
+  SPMV_GPU_TEST_PRELUDE();
+  const Csr<float> a = cast<float>(generate(parse_generator_spec("rmat:scale=13,edge_factor=12")));
+  for (const char* kernel : {"cusparse-csr-alg1", "cusparse-csr-alg2", "cusparse-coo"}) {
+    SCOPED_TRACE(kernel);
+    PlanOptions options;
+    options.backend = Backend::cusparse;
+    options.kernel = kernel;
+    const auto op = plan(a, options);
+    for (index_t k : {3, 16})
+      for (Layout layout : {Layout::row_major, Layout::col_major}) {
+        SCOPED_TRACE("k=" + std::to_string(k) + " " + to_string(layout));
+        const Plan spmm_plan = spmm_plan_of(a, k, layout);
+        const auto best_cusparse = std::find_if(spmm_plan.candidates.begin(), spmm_plan.candidates.end(),
+                                                [](const PlanCandidate& c) { return c.backend == Backend::cusparse; });
+        ASSERT_NE(best_cusparse, spmm_plan.candidates.end());
+        const auto b = test::random_vector<float>(static_cast<std::size_t>(a.cols) * k, 81);
+        const auto c0 = test::random_vector<float>(static_cast<std::size_t>(a.rows) * k, 82);
+        for (int call = 0; call < 2; ++call) {
+          const double before = op->describe().build_seconds;
+          std::vector<float> c = c0;
+          op->spmm(b.data(), c.data(), k, layout, 2.0f, 0.5f);
+          EXPECT_TRUE(test::matches_reference_spmm(a, b, c0, k, layout, 2.0f, 0.5f, c));
+          const bool plans = call == 0 && std::string(kernel) != "cusparse-coo";
+          if (plans)
+            EXPECT_GT(op->describe().build_seconds, before);
+          else
+            EXPECT_EQ(op->describe().build_seconds, before);
+        }
+        const std::vector<OperatorDescription::PlannedSpmmKernel> planned = op->describe().planned_spmm;
+        if (std::string(kernel) == "cusparse-coo") {
+          EXPECT_TRUE(planned.empty());
+        } else {
+          ASSERT_FALSE(planned.empty());
+          EXPECT_EQ(planned.back().k, k);
+          EXPECT_EQ(planned.back().layout, layout);
+          EXPECT_EQ(planned.back().kernel, best_cusparse->kernel);
+        }
       }
   }
 }

@@ -104,7 +104,13 @@ def test_a_dropped_result_is_written_again_a_held_one_never(cupy):
 def test_cupy_spmm(cupy, order):
     a = random_matrix(2500, 1500, np.float64)
     b = np.asarray(np.random.default_rng(2).uniform(-1, 1, (1500, 5)), order=order)
-    c = spmv.plan(a, backend="cuda") @ cupy.asarray(b, order=order)
+    op = spmv.plan(a, backend="cuda")
+    assert op.describe()["planned_spmm"] == []
+    c = op @ cupy.asarray(b, order=order)
+    # The first `op @ B` of a width plans that SpMM: describe() says what it chose.
+    layout = "row" if order == "C" else "col"
+    expected_kernel = spmv.make_plan(a, backend="cuda", spmm_columns=5, spmm_layout=layout).kernel
+    assert op.describe()["planned_spmm"] == [{"k": 5, "layout": layout, "kernel": expected_kernel}]
     assert isinstance(c, cupy.ndarray) and c.shape == (2500, 5)
     assert c.flags.c_contiguous if order == "C" else c.flags.f_contiguous
     expected = a @ b

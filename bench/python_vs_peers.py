@@ -30,22 +30,12 @@ import numpy as np
 import torch
 
 import spmv
+from cuda_events import seconds_per_call
 
 # Large enough that matrix and vectors exceed the 50 MB L2 several times,
 # and one small matrix where the per-call cost of Python is not hidden.
 DEFAULT_FAMILIES = ["stencil27:n=150", "stencil5:n=3000", "stencil5:n=300",
                     "uniform:rows=4000000,cols=4000000,per_row=16", "rmat:scale=22,edge_factor=16"]
-
-
-def seconds_per_call(call, batch):
-    """One batch of `batch` calls between two CUDA events: seconds per call."""
-    start, stop = cupy.cuda.Event(), cupy.cuda.Event()
-    start.record()
-    for _ in range(batch):
-        call()
-    stop.record()
-    stop.synchronize()
-    return cupy.cuda.get_elapsed_time(start, stop) * 1e-3 / batch
 
 
 def interleaved_batches(batches, repeats):

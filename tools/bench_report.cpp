@@ -6,6 +6,7 @@
 #include <cmath>
 #include <ctime>
 
+#include "cli_common.hpp"
 #include "spmv/error.hpp"
 
 namespace spmv::cli {
@@ -17,13 +18,6 @@ const KernelMeasurement* best_cusparse(const BenchReport& report) {
     if (row.backend == Backend::cusparse && row.ok() && (!best || row.median_ms < best->median_ms))
       best = &row;
   return best;
-}
-
-std::string values_text(const KernelParams& params) {
-  std::string text;
-  for (const auto& [name, value] : params)
-    text += fmt::format("{}{}={}", text.empty() ? "" : ",", name, value);
-  return text.empty() ? "-" : text;
 }
 
 // CUDA encodes the runtime and driver as 1000*major + 10*minor, cuSPARSE as
@@ -111,7 +105,7 @@ void print_bench_report(const BenchReport& r) {
   if (gpu_columns) fmt::print(" {:>7} {:>10}", "% copy", "vs cuSP.");
   fmt::print(" {:>10}  {}\n", "max error", "status");
   for (const KernelMeasurement& row : r.results) {
-    fmt::print("{:<9} {:<18} {:<22} ", to_string(row.backend), row.kernel, values_text(row.params));
+    fmt::print("{:<9} {:<18} {:<22} ", to_string(row.backend), row.kernel, params_text(row.params));
     if (row.ok())
       fmt::print("{:>10.4f} {:>9.2f} {:>9.2f}", row.median_ms, row.gflops, row.gbs);
     else

@@ -35,6 +35,12 @@ FileFormat input_format(const std::string& path, const std::string& forced_forma
   return forced_format.empty() ? file_format_from_path(path) : file_format_from_name(forced_format);
 }
 
+std::string params_text(const KernelParams& params) {
+  std::string text;
+  for (const auto& [name, value] : params) text += (text.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  return text.empty() ? "-" : text;
+}
+
 const char* cuda_status() {
 #ifdef SPMV_HAVE_CUDA
   return cuda_available() ? "available" : "built, but no CUDA device was found";

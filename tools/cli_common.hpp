@@ -7,6 +7,7 @@
 #include <string>
 
 #include "spmv/io.hpp"
+#include "spmv/operator.hpp"
 
 namespace spmv::cli {
 
@@ -43,6 +44,9 @@ CLI::Option* add_expected_products_option(CLI::App& command, double& expected_pr
 
 // The format named by --format, else the one of the path's extension.
 FileFormat input_format(const std::string& path, const std::string& forced_format);
+
+// Kernel parameters as `--params` takes them: "name=value,..." ("-" for none).
+std::string params_text(const KernelParams& params);
 
 // Whether the CUDA backends can run: "available", or why not.
 const char* cuda_status();

@@ -44,12 +44,7 @@ void print_plan(const Plan& p, const std::string& source) {
   fmt::print("choice      {} {}{} (tuning: {})\n", to_string(p.options.backend),
              p.options.kernel.empty() ? "(the backend's default kernel)" : p.options.kernel,
              p.format.empty() ? "" : ", format " + p.format, p.tuning);
-  if (!p.options.params.empty()) {
-    std::string params;
-    for (const auto& [name, value] : p.options.params)
-      params += (params.empty() ? "" : ", ") + name + " = " + std::to_string(value);
-    fmt::print("params      {}\n", params);
-  }
+  if (!p.options.params.empty()) fmt::print("params      {}\n", params_text(p.options.params));
   fmt::print("reason      {}\n", p.reason);
   if (p.candidates.empty()) return;
   // A plan without a model for its product (an SpMM plan in a build whose SpMM model

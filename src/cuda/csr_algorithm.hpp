@@ -37,6 +37,11 @@ template <class T>
 CsrView<T> view_of(const DeviceCsrView<T>& a) {
   return {a.rows, a.cols, a.nnz, a.row_ptr, a.col_idx, a.values};
 }
+// ... and the other way: an operator's CSR handed to make_plan or another operator.
+template <class T>
+DeviceCsrView<T> device_view_of(const CsrView<T>& a) {
+  return {a.rows, a.cols, a.nnz, a.row_ptr, a.col_idx, a.values};
+}
 
 template <class T>
 class CsrAlgorithm {

@@ -296,13 +296,6 @@ class CsrHub final : public CsrAlgorithm<T> {
 
   void prepare(const CsrView<T>& device) override {
     const index_t capacity = warp_size * items_per_thread_;
-    DeviceRowBlocks pieces = build_row_blocks_on_device(device.row_ptr, device.rows, capacity, warp_size,
-                                                        static_cast<std::int64_t>(max_rounds_per_piece) * capacity,
-                                                        nullptr);
-    pieces_ = std::move(pieces.blocks);
-    partials_ = DeviceBuffer<T>(pieces.partial_count, "csr-hub chunk partials");
-    fixup_ = SplitRowFixup(pieces.cut_rows);
-
     int device_id = 0, multiprocessors = 0, shared_limit = 0;
     SPMV_CUDA_CHECK(cudaGetDevice(&device_id));
     overlap_launches_ = device_overlaps_launches();
@@ -334,13 +327,16 @@ class CsrHub final : public CsrAlgorithm<T> {
     const index_t min_entries = hub_min_entries_ > 0 ? hub_min_entries_ : worth_a_hub;
     const Hubs picked = pick_hubs(hub_candidates(column_table.data(), device.cols, min_entries), hub_bytes / sizeof(T));
     if (below_min_share(picked, device.nnz)) {
-      pieces_ = DeviceBuffer<RowBlock>();
-      partials_ = DeviceBuffer<T>();
-      fixup_ = SplitRowFixup();
       adaptive_ = make_csr_adaptive<T>({});
       adaptive_->prepare(device);
       return;
     }
+    DeviceRowBlocks pieces = build_row_blocks_on_device(device.row_ptr, device.rows, capacity, warp_size,
+                                                        static_cast<std::int64_t>(max_rounds_per_piece) * capacity,
+                                                        nullptr);
+    pieces_ = std::move(pieces.blocks);
+    partials_ = DeviceBuffer<T>(pieces.partial_count, "csr-hub chunk partials");
+    fixup_ = SplitRowFixup(pieces.cut_rows);
     const std::vector<index_t>& hubs = picked.columns;
     hub_cols_ = DeviceBuffer<index_t>(hubs, "csr-hub hub columns");
     hub_values_ = DeviceBuffer<T>(hubs.size(), "csr-hub hub values");

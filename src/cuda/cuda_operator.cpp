@@ -263,10 +263,8 @@ class CudaOperator final : public StagedOperator<T> {
   // choice down its ranking, the first candidate that builds (spmm-csr-vec
   // where none does, or where the plan names none).
   PlannedSpmm plan_spmm(const PreparedCsr<T>& csr, index_t k, Layout layout) {
-    const PlanOptions options = spmm_planning_options(*spmm_plan_options_, k, layout);
-    const CsrView<T> view = csr.matrix.view();
-    const DeviceCsrView<T> matrix{view.rows, view.cols, view.nnz, view.row_ptr, view.col_idx, view.values};
-    const Plan plan = make_plan(matrix, options);
+    const DeviceCsrView<T> matrix = device_view_of(csr.matrix.view());
+    const Plan plan = plan_operator_spmm(matrix, *spmm_plan_options_, k, layout);
     auto candidate = std::find_if(plan.candidates.begin(), plan.candidates.end(), [&](const PlanCandidate& c) {
       return c.backend == plan.options.backend && c.kernel == plan.options.kernel;
     });

@@ -4,8 +4,9 @@
 
 namespace spmv::detail {
 
-PlanOptions spmm_planning_options(PlanOptions built_with, index_t k, Layout layout) {
-  built_with.backend = Backend::cuda;  // the selector's candidates: ours and cuSPARSE's
+template <class T>
+Plan plan_operator_spmm(const DeviceCsrView<T>& csr, PlanOptions built_with, index_t k, Layout layout) {
+  built_with.backend = Backend::cuda;
   built_with.kernel.clear();
   built_with.params.clear();
   built_with.explicit_transpose = false;
@@ -14,8 +15,10 @@ PlanOptions spmm_planning_options(PlanOptions built_with, index_t k, Layout layo
   built_with.tuning = Tuning::model;
   built_with.spmm_columns = k;
   built_with.spmm_layout = layout;
-  return built_with;
+  return make_plan(csr, built_with);
 }
+template Plan plan_operator_spmm(const DeviceCsrView<float>&, PlanOptions, index_t, Layout);
+template Plan plan_operator_spmm(const DeviceCsrView<double>&, PlanOptions, index_t, Layout);
 
 bool capturing(cudaStream_t stream) {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;

@@ -8,16 +8,17 @@
 
 #include <cuda_runtime.h>
 
-#include "spmv/operator.hpp"
+#include "spmv/plan.hpp"
 
 namespace spmv::detail {
 
-// The options make_plan is given for that SpMM, from the options the operator
-// was built with: the cuda backend (the selector's: ours and cuSPARSE's
-// algorithms), no kernel or parameters named, no reordering (the operator's
-// CSR is the matrix its products run on), no A^T, the model's choice for the
-// device the operator is on.
-PlanOptions spmm_planning_options(PlanOptions built_with, index_t k, Layout layout);
+// make_plan's plan for that SpMM of `csr` (the operator's CSR), from the
+// options the operator was built with: the cuda backend (the
+// selector's: ours and cuSPARSE's algorithms), no kernel or parameters named,
+// no reordering (the operator's CSR is the matrix its products run on), no
+// A^T, the model's choice for the device the operator is on.
+template <class T>
+Plan plan_operator_spmm(const DeviceCsrView<T>& csr, PlanOptions built_with, index_t k, Layout layout);
 
 // Whether `stream` is being captured into a CUDA graph, where a plan (which
 // allocates and waits) cannot run.

@@ -82,6 +82,16 @@ const std::vector<CusparseKernelEntry>& cusparse_registry() {
   return registry;
 }
 
+// The SpMM algorithm an SpMM kernel names (none for the SpMV kernels).
+std::optional<cusparseSpMMAlg_t> named_spmm_algorithm(CusparseKernel kind) {
+  switch (kind) {
+    case CusparseKernel::spmm_alg1: return CUSPARSE_SPMM_CSR_ALG1;
+    case CusparseKernel::spmm_alg2: return CUSPARSE_SPMM_CSR_ALG2;
+    case CusparseKernel::spmm_alg3: return CUSPARSE_SPMM_CSR_ALG3;
+    default: return std::nullopt;
+  }
+}
+
 template <class T>
 constexpr cudaDataType value_type() {
   return std::is_same_v<T, double> ? CUDA_R_64F : CUDA_R_32F;
@@ -219,12 +229,7 @@ class CusparseOperator final : public StagedOperator<T> {
   // the first such call outside a capture.
   cusparseSpMMAlg_t spmm_algorithm(index_t k, Layout layout) {
     if (deterministic_) return CUSPARSE_SPMM_CSR_ALG3;
-    switch (kind_) {
-      case CusparseKernel::spmm_alg1: return CUSPARSE_SPMM_CSR_ALG1;
-      case CusparseKernel::spmm_alg2: return CUSPARSE_SPMM_CSR_ALG2;
-      case CusparseKernel::spmm_alg3: return CUSPARSE_SPMM_CSR_ALG3;
-      default: break;
-    }
+    if (const std::optional<cusparseSpMMAlg_t> named = named_spmm_algorithm(kind_)) return *named;
     if (!spmm_plan_options_ || k < 2) return CUSPARSE_SPMM_ALG_DEFAULT;
     const auto found = planned_spmm_.find({k, layout});
     if (found != planned_spmm_.end()) return found->second;
@@ -238,20 +243,14 @@ class CusparseOperator final : public StagedOperator<T> {
   // The SpMM model's best ranked cuSPARSE algorithm on this operator's CSR
   // (ALG_DEFAULT where it ranks none).
   cusparseSpMMAlg_t planned_spmm_algorithm(index_t k, Layout layout) {
-    const CsrView<T> view = matrix_.view();
-    const DeviceCsrView<T> matrix{view.rows, view.cols, view.nnz, view.row_ptr, view.col_idx, view.values};
-    const Plan plan = make_plan(matrix, spmm_planning_options(*spmm_plan_options_, k, layout));
-    const std::pair<CusparseKernel, cusparseSpMMAlg_t> algorithms[] = {
-        {CusparseKernel::spmm_alg1, CUSPARSE_SPMM_CSR_ALG1},
-        {CusparseKernel::spmm_alg2, CUSPARSE_SPMM_CSR_ALG2},
-        {CusparseKernel::spmm_alg3, CUSPARSE_SPMM_CSR_ALG3}};
+    const Plan plan = plan_operator_spmm(device_view_of(matrix_.view()), *spmm_plan_options_, k, layout);
     for (const PlanCandidate& c : plan.candidates) {
       if (c.backend != Backend::cusparse || (c.refusal && !c.refusal->empty())) continue;
       for (const auto& entry : cusparse_registry())
-        for (const auto& [kind, algorithm] : algorithms)
-          if (entry.info.name == c.kernel && entry.kind == kind) {
+        if (entry.info.name == c.kernel)
+          if (const std::optional<cusparseSpMMAlg_t> algorithm = named_spmm_algorithm(entry.kind)) {
             description_.planned_spmm.push_back({k, layout, c.kernel});
-            return algorithm;
+            return *algorithm;
           }
     }
     description_.planned_spmm.push_back({k, layout, "cuSPARSE's default"});

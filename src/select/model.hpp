@@ -39,7 +39,8 @@ struct KernelModel {
   std::vector<double> feature_min;  // the features' range in its training data
   std::vector<double> feature_max;
   // The parameters the selector builds it with (the kernel's defaults for
-  // the rest): e.g. csr-hub's hub_min_share, below which its build refuses.
+  // the rest): e.g. csr-hub's hub_min_share, below which it hands the matrix
+  // to csr-adaptive.
   KernelParams params;
 
   // log2(time / (csr_product_bytes / copy bandwidth))

@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -33,7 +34,12 @@ bool SelectorModel::trained_near(const KernelModel& kernel, const std::vector<do
     if (features[i] < kernel.feature_min[i] - range_slack && !open_below[i]) return false;
     if (features[i] > kernel.feature_max[i] + range_slack && !open_above[i]) return false;
   }
-  return true;
+  if (kernel.near_points.empty()) return true;
+  return std::any_of(kernel.near_points.begin(), kernel.near_points.end(), [&](const std::vector<double>& point) {
+    for (std::size_t j = 0; j < near_features.size(); ++j)
+      if (std::abs(features[near_features[j]] - point[j]) > near_slack) return false;
+    return true;
+  });
 }
 
 namespace {
@@ -274,22 +280,31 @@ KernelModel read_kernel(ModelText& text, std::size_t feature_count) {
                {"feature_max", [&] { kernel.feature_max = text.numbers<double>(); }},
                {"trees", [&] { text.array([&] { kernel.trees.push_back(read_tree(text, feature_count)); }); }}},
               {{"params", [&] {
-                 text.object([&](const std::string& name) { kernel.params[name] = text.integer(); });
-               }}});
+                  text.object([&](const std::string& name) { kernel.params[name] = text.integer(); });
+                }},
+               {"near_points", [&] { text.array([&] { kernel.near_points.push_back(text.numbers<double>()); }); }}});
   if (kernel.feature_min.size() != feature_count || kernel.feature_max.size() != feature_count)
     fail("kernel " + kernel.kernel + "'s feature range has the wrong length");
   return kernel;
+}
+
+// The indices in `names` of the features `listed`; a name not among them is an error.
+std::vector<int> feature_indices(const std::vector<std::string>& names, const std::vector<std::string>& listed,
+                                 const char* key) {
+  std::vector<int> indices;
+  for (const std::string& name : listed) {
+    const auto found = std::find(names.begin(), names.end(), name);
+    if (found == names.end()) fail(std::string("'") + key + "' names '" + name + "', which is not a feature");
+    indices.push_back(static_cast<int>(found - names.begin()));
+  }
+  return indices;
 }
 
 // Per feature of `names`: whether `listed` names it; a name not among them is an error.
 std::vector<bool> feature_flags(const std::vector<std::string>& names, const std::vector<std::string>& listed,
                                 const char* key) {
   std::vector<bool> flags(names.size(), false);
-  for (const std::string& name : listed) {
-    const auto found = std::find(names.begin(), names.end(), name);
-    if (found == names.end()) fail(std::string("'") + key + "' names '" + name + "', which is not a feature");
-    flags[found - names.begin()] = true;
-  }
+  for (const int i : feature_indices(names, listed, key)) flags[i] = true;
   return flags;
 }
 
@@ -300,7 +315,7 @@ SelectorModel parse_selector_model(const std::string& text) {
     ModelText reader(text);
     SelectorModel model;
     std::string format;
-    std::vector<std::string> open_below, open_above;
+    std::vector<std::string> open_below, open_above, near_features;
     // The kernels in parallel; the first bad one in file order is reported.
     // Text whose brackets or quotes do not match is read again in order, for
     // the byte where it first goes wrong (the matching only finds the end).
@@ -338,13 +353,22 @@ SelectorModel parse_selector_model(const std::string& text) {
                  {"range_slack", [&] { model.range_slack = reader.number(); }},
                  {"open_below", [&] { open_below = reader.strings(); }},
                  {"open_above", [&] { open_above = reader.strings(); }},
-                 {"kernels", read_kernels}});
+                 {"kernels", read_kernels}},
+                {{"near_features", [&] { near_features = reader.strings(); }},
+                 {"near_slack", [&] { model.near_slack = reader.number(); }}});
     reader.finish();
+    model.near_features = feature_indices(model.feature_names, near_features, "near_features");
+    for (const KernelModel& kernel : model.kernels)
+      for (const std::vector<double>& point : kernel.near_points)
+        if (point.size() != model.near_features.size())
+          fail("kernel " + kernel.kernel + " has a near point of " + std::to_string(point.size()) + " values for " +
+               std::to_string(model.near_features.size()) + " near_features");
     model.open_below = feature_flags(model.feature_names, open_below, "open_below");
     model.open_above = feature_flags(model.feature_names, open_above, "open_above");
     if (format != "spmv-selector-model/2") fail("not an spmv-selector-model/2 file");
-    if (!(model.risk >= 0) || !(model.range_slack >= 0) || !(model.vendor_margin >= 0 && model.vendor_margin < 1))
-      fail("risk and range_slack must be >= 0 and vendor_margin in [0, 1)");
+    if (!(model.risk >= 0) || !(model.range_slack >= 0) || !(model.near_slack >= 0) ||
+        !(model.vendor_margin >= 0 && model.vendor_margin < 1))
+      fail("risk, range_slack and near_slack must be >= 0 and vendor_margin in [0, 1)");
     return model;
   } catch (const InvalidArgument& e) {  // an unknown backend
     fail(e.what());

@@ -38,6 +38,9 @@ struct KernelModel {
   double uncertainty_log2 = 0;  // root mean square miss of the fit on its training data
   std::vector<double> feature_min;  // the features' range in its training data
   std::vector<double> feature_max;
+  // The training units' values of the model's near_features, one point each
+  // (none: the kernel is not held to the nearness guard).
+  std::vector<std::vector<double>> near_points;
   // The parameters the selector builds it with (the kernel's defaults for
   // the rest): e.g. csr-hub's hub_min_share, below which it hands the matrix
   // to csr-adaptive.
@@ -67,9 +70,16 @@ struct SelectorModel {
   // any trained is still in cache); flat extrapolation is then right.
   std::vector<bool> open_below;
   std::vector<bool> open_above;
+  // The nearness guard: a kernel with near_points is a candidate only within
+  // near_slack of one of them in the largest difference over these features
+  // (their indices): the range guard checks each feature alone, and a matrix
+  // can lie inside every range and far from every training unit.
+  std::vector<int> near_features;
+  double near_slack = 0;
 
   // Whether `features` lie within `kernel`'s training range widened by
-  // range_slack, or beyond it only at an open end.
+  // range_slack, or beyond it only at an open end, and near one of its
+  // near_points.
   bool trained_near(const KernelModel& kernel, const std::vector<double>& features) const;
 };
 

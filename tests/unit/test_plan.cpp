@@ -468,6 +468,36 @@ TEST(SelectorModel, MalformedModelsAreRefused) {
   EXPECT_THROW(detail::parse_selector_model(with_params(R"({"hub_min_share":"12"})")), ParseError);
 }
 
+// A kernel with training points is a candidate only within near_slack of one of them over the near features
+// together, even where each feature alone is within its range.
+TEST(SelectorModel, TheNearnessGuardTakesTheFeaturesTogether) {
+  const std::string kernel =
+      R"({"kernel":"k","backend":"cuda","format":"csr","base":0,"learning_rate":1,"setup_seconds_per_nnz":0,)"
+      R"("setup_seconds_fixed":0,"uncertainty_log2":0,"feature_min":[0,0,0],"feature_max":[4,4,4],)"
+      R"("trees":[{"feature":[-1],"threshold":[0],"left":[-1],"right":[-1],"value":[0]}])";
+  const auto model_with = [&](const std::string& points, const std::string& near) {
+    return R"({"format":"spmv-selector-model/2","architecture":"sm_90","provenance":"test","features":["a","b","c"],)"
+           R"("risk":1,"vendor_margin":0,"range_slack":0,"open_below":[],"open_above":[],"kernels":[)" +
+           kernel + points + "}]" + near + "}";
+  };
+  const std::string near = R"(,"near_features":["a","c"],"near_slack":1)";
+  const detail::SelectorModel model = detail::parse_selector_model(model_with(R"(,"near_points":[[0,0],[4,4]])", near));
+  EXPECT_EQ(model.near_features, (std::vector<int>{0, 2}));
+  const detail::KernelModel& k = model.kernels.at(0);
+  EXPECT_TRUE(model.trained_near(k, {1, 4, 0.5}));   // near (0, 0); b is not a near feature
+  EXPECT_TRUE(model.trained_near(k, {3, 0, 3}));     // near (4, 4)
+  EXPECT_FALSE(model.trained_near(k, {0.5, 2, 3.5}));  // within every range, near neither point
+  EXPECT_FALSE(model.trained_near(k, {4.5, 2, 4}));    // near (4, 4), outside a's range
+  // Without points a kernel is held to the range guard alone.
+  const detail::SelectorModel unguarded = detail::parse_selector_model(model_with("", near));
+  EXPECT_TRUE(unguarded.trained_near(unguarded.kernels.at(0), {0.5, 2, 3.5}));
+  // A point of the wrong length, points without near features and an unknown near feature are refused.
+  EXPECT_THROW(detail::parse_selector_model(model_with(R"(,"near_points":[[0,0,0]])", near)), ParseError);
+  EXPECT_THROW(detail::parse_selector_model(model_with(R"(,"near_points":[[0,0]])", "")), ParseError);
+  EXPECT_THROW(detail::parse_selector_model(model_with("", R"(,"near_features":["d"],"near_slack":1)")), ParseError);
+  EXPECT_THROW(detail::parse_selector_model(model_with("", R"(,"near_features":["a"],"near_slack":-1)")), ParseError);
+}
+
 // The model's own reader against a general JSON parser, on every number of
 // the built-in model; then text that is not a model.
 TEST(SelectorModel, ReaderAgreesWithAJsonParser) {

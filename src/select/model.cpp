@@ -280,8 +280,8 @@ KernelModel read_kernel(ModelText& text, std::size_t feature_count) {
                {"feature_max", [&] { kernel.feature_max = text.numbers<double>(); }},
                {"trees", [&] { text.array([&] { kernel.trees.push_back(read_tree(text, feature_count)); }); }}},
               {{"params", [&] {
-                  text.object([&](const std::string& name) { kernel.params[name] = text.integer(); });
-                }},
+                 text.object([&](const std::string& name) { kernel.params[name] = text.integer(); });
+               }},
                {"near_points", [&] { text.array([&] { kernel.near_points.push_back(text.numbers<double>()); }); }}});
   if (kernel.feature_min.size() != feature_count || kernel.feature_max.size() != feature_count)
     fail("kernel " + kernel.kernel + "'s feature range has the wrong length");

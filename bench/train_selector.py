@@ -62,10 +62,15 @@ PRODUCT_FEATURES = ["log2_columns", "column_major", "log2_dense_bytes_per_l2"]
 # alone, so a matrix can lie inside every range and far from every unit (mbeacxc: 496 rows of about 100 entries, 3.8
 # rows per SM). The model carries each kernel's points (near_points, rounded to 0.01); csr-adaptive, the kernel of
 # ours trained most widely, is exempt and stays the fallback beside cuSPARSE. Judged offline on 336 held-out units
-# (2026-12-02): worst loss 230% -> 208%, mean 12.4% -> 10.2%, median 2.6% -> 2.1%; slack 0.75 and 1.5 did worse.
+# (2026-12-02): worst loss 230% -> 208%, mean 12.4% -> 10.3%, median 2.6% -> 2.3%; slack 0.75 and 1.5 did worse.
 NEAR_FEATURES = ["log2_rows_per_multiprocessor", "log2_product_bytes_per_l2", "log2_mean_row_length"]
 NEAR_SLACK = 1.0
 NEAR_EXEMPT = ["csr-adaptive"]
+
+
+def near_values(row, names):
+    """A feature row's NEAR_FEATURES, the coordinates of the nearness guard."""
+    return [row[names.index(n)] for n in NEAR_FEATURES]
 
 
 def log2_of(value):
@@ -371,8 +376,7 @@ def train(records, features, names, near_guard):
         model["feature_min"] = [min(col) for col in zip(*rows)]
         model["feature_max"] = [max(col) for col in zip(*rows)]
         if near_guard and backend != "cusparse" and kernel not in NEAR_EXEMPT:
-            at = [names.index(n) for n in NEAR_FEATURES]
-            model["near_points"] = sorted({tuple(round(row[i], 2) for i in at) for row in rows})
+            model["near_points"] = sorted({tuple(round(v, 2) for v in near_values(row, names)) for row in rows})
         if kernel in SELECTOR_PARAMS:
             model["params"] = SELECTOR_PARAMS[kernel]
         kernels.append(model)
@@ -385,7 +389,7 @@ def within_training_range(kernel, row, names):
                    for name, v, lo, hi in zip(names, row, kernel["feature_min"], kernel["feature_max"]))
     if not in_range or "near_points" not in kernel:
         return in_range
-    x = [row[names.index(n)] for n in NEAR_FEATURES]
+    x = near_values(row, names)
     return any(max(abs(a - b) for a, b in zip(p, x)) <= NEAR_SLACK for p in kernel["near_points"])
 
 

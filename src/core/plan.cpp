@@ -218,17 +218,31 @@ void take(Plan& plan, const PlanCandidate& c) {
   plan.predicted_setup_seconds = c.predicted_setup_seconds;
 }
 
-// The byte model's time at the device's copy bandwidth: what the model's
-// predictions are multiples of.
-double roofline_seconds(double bytes, const DeviceProperties& device) {
-  return bytes / (std::max(device.copy_bandwidth_gbs, 1e-3) * 1e9);
+// The byte models' times at the device's copy bandwidth: what the model's
+// predictions are multiples of, the CSR's for most kernels.
+struct Rooflines {
+  double csr_seconds = 0;
+  double dense_seconds = 0;
+
+  double of(detail::ByteModel model) const {
+    return model == detail::ByteModel::dense ? dense_seconds : csr_seconds;
+  }
+};
+
+// For a product of k columns (1: the SpMV) of a T matrix.
+template <class T>
+Rooflines rooflines_of(const Plan& plan, index_t k) {
+  const double bandwidth = std::max(plan.device->copy_bandwidth_gbs, 1e-3) * 1e9;
+  const double csr_bytes = k == 1 ? static_cast<double>(csr_product_bytes(plan.rows, plan.cols, plan.nnz, sizeof(T)))
+                                  : detail::spmm_product_bytes(plan.rows, plan.cols, plan.nnz, sizeof(T), k);
+  return {csr_bytes / bandwidth, detail::dense_product_bytes(plan.rows, plan.cols, sizeof(T), k) / bandwidth};
 }
 
 // Fills plan.candidates with the model's kernels, best predicted first, each
-// predicted as a multiple of `roofline` seconds; returns the kernels of ours
-// left out as unlike anything they were trained on.
+// predicted as a multiple of its byte model's roofline; returns the kernels
+// of ours left out as unlike anything they were trained on.
 std::string rank_candidates(Plan& plan, const detail::SelectorFeatures& features, const detail::SelectorModel& model,
-                            double roofline) {
+                            const Rooflines& rooflines) {
   const std::vector<KernelInfo>& catalogue = built_catalogue();
   std::string unfamiliar;  // kernels of ours whose training never came near this matrix
   for (const detail::KernelModel& kernel : model.kernels) {
@@ -244,7 +258,7 @@ std::string rank_candidates(Plan& plan, const detail::SelectorFeatures& features
     c.kernel = kernel.kernel;
     c.format = kernel.format;
     c.params = kernel.params;
-    c.predicted_seconds = roofline * std::exp2(kernel.predict_log2_slowdown(features.values));
+    c.predicted_seconds = rooflines.of(kernel.byte_model) * std::exp2(kernel.predict_log2_slowdown(features.values));
     c.predicted_setup_seconds = kernel.setup_seconds_fixed + kernel.setup_seconds_per_nnz * plan.nnz;
     // Ranked by a pessimistic product time: an erratic kernel pays for its misses.
     c.predicted_cost_seconds = c.predicted_setup_seconds + plan.expected_products * c.predicted_seconds *
@@ -520,8 +534,7 @@ void plan_spmm(Plan& plan, const Matrix& a, const MatrixDescription& described) 
   const auto ranking_start = clock_type::now();
   std::string unfamiliar;
   if (model) {
-    const double bytes = detail::spmm_product_bytes(plan.rows, plan.cols, plan.nnz, sizeof(T), k);
-    unfamiliar = rank_candidates(plan, features, *model, roofline_seconds(bytes, *plan.device));
+    unfamiliar = rank_candidates(plan, features, *model, rooflines_of<T>(plan, k));
     if (plan.candidates.empty()) no_model = "the SpMM model covers no SpMM kernel of this build";
   }
   plan.selection_seconds = seconds_since(ranking_start);
@@ -615,9 +628,7 @@ Plan plan_product(const Matrix& a, const PlanOptions& options) {
   }
   plan.tuning = "model";
   const auto ranking_start = clock_type::now();
-  const double bytes = static_cast<double>(csr_product_bytes(plan.rows, plan.cols, plan.nnz, sizeof(T)));
-  const std::string unfamiliar =
-      rank_candidates(plan, described.features, *model, roofline_seconds(bytes, *plan.device));
+  const std::string unfamiliar = rank_candidates(plan, described.features, *model, rooflines_of<T>(plan, 1));
   plan.selection_seconds = seconds_since(ranking_start);
 #ifdef SPMV_HAVE_CUDA
   std::optional<PlanCacheEntry> cache;

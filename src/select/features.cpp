@@ -84,7 +84,15 @@ SelectorFeatures selector_features(const MatrixStats& stats, std::size_t value_b
   add(f, "block_density_4x4", block_density(stats, 4, 4));
   add(f, "block_density_4x64", block_density(stats, 4, 64));
   add(f, "log2_distinct_values_per_nnz", log2_of(static_cast<double>(stats.distinct_values) / sampled_nnz));
+  // A dense copy of the matrix against the L2: what a kernel on the dense
+  // matrix reads, whatever its sparsity.
+  add(f, "log2_dense_matrix_bytes_per_l2", log2_of(rows * cols * static_cast<double>(value_bytes) / l2));
   return f;
+}
+
+double dense_product_bytes(std::int64_t rows, std::int64_t cols, std::size_t value_bytes, index_t k) {
+  return static_cast<double>(rows) * static_cast<double>(cols) * static_cast<double>(value_bytes) +
+         dense_operand_bytes(rows, cols, value_bytes, k);
 }
 
 double spmm_product_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz, std::size_t value_bytes,

@@ -36,6 +36,10 @@ SelectorFeatures selector_features(const MatrixStats& stats, std::size_t value_b
 double spmm_product_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz, std::size_t value_bytes,
                           index_t k);
 
+// The byte model of a kernel on a dense copy of the matrix (dense-cublas):
+// the dense matrix once, x and y (B and C, of k columns) once.
+double dense_product_bytes(std::int64_t rows, std::int64_t cols, std::size_t value_bytes, index_t k);
+
 // The SpMM model's inputs: the SpMV's (selector_features) and the product's,
 // log2_columns (log2 k), column_major (1 for column-major B and C, else 0)
 // and log2_dense_bytes_per_l2 (B and C against the L2). bench/train_selector.py

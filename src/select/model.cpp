@@ -30,9 +30,16 @@ double KernelModel::predict_log2_slowdown(const std::vector<double>& features) c
 }
 
 bool SelectorModel::trained_near(const KernelModel& kernel, const std::vector<double>& features) const {
-  for (std::size_t i = 0; i < features.size(); ++i) {
-    if (features[i] < kernel.feature_min[i] - range_slack && !open_below[i]) return false;
-    if (features[i] > kernel.feature_max[i] + range_slack && !open_above[i]) return false;
+  const auto outside = [&](std::size_t i) {
+    return (features[i] < kernel.feature_min[i] - range_slack && !open_below[i]) ||
+           (features[i] > kernel.feature_max[i] + range_slack && !open_above[i]);
+  };
+  if (kernel.features.empty()) {
+    for (std::size_t i = 0; i < features.size(); ++i)
+      if (outside(i)) return false;
+  } else if (std::any_of(kernel.features.begin(), kernel.features.end(),
+                         [&](int i) { return outside(static_cast<std::size_t>(i)); })) {
+    return false;
   }
   if (kernel.near_points.empty()) return true;
   return std::any_of(kernel.near_points.begin(), kernel.near_points.end(), [&](const std::vector<double>& point) {
@@ -262,32 +269,6 @@ RegressionTree read_tree(ModelText& text, std::size_t feature_count) {
   return tree;
 }
 
-// The kernels come after "features" in the file (the trees' feature indices
-// are checked against its length).
-KernelModel read_kernel(ModelText& text, std::size_t feature_count) {
-  if (feature_count == 0) fail("'kernels' comes before 'features'");
-  KernelModel kernel;
-  read_object(text, "a kernel",
-              {{"kernel", [&] { kernel.kernel = text.string(); }},
-               {"backend", [&] { kernel.backend = backend_from_string(text.string().c_str()); }},
-               {"format", [&] { kernel.format = text.string(); }},
-               {"base", [&] { kernel.base = text.number(); }},
-               {"learning_rate", [&] { kernel.learning_rate = text.number(); }},
-               {"setup_seconds_per_nnz", [&] { kernel.setup_seconds_per_nnz = text.number(); }},
-               {"setup_seconds_fixed", [&] { kernel.setup_seconds_fixed = text.number(); }},
-               {"uncertainty_log2", [&] { kernel.uncertainty_log2 = text.number(); }},
-               {"feature_min", [&] { kernel.feature_min = text.numbers<double>(); }},
-               {"feature_max", [&] { kernel.feature_max = text.numbers<double>(); }},
-               {"trees", [&] { text.array([&] { kernel.trees.push_back(read_tree(text, feature_count)); }); }}},
-              {{"params", [&] {
-                 text.object([&](const std::string& name) { kernel.params[name] = text.integer(); });
-               }},
-               {"near_points", [&] { text.array([&] { kernel.near_points.push_back(text.numbers<double>()); }); }}});
-  if (kernel.feature_min.size() != feature_count || kernel.feature_max.size() != feature_count)
-    fail("kernel " + kernel.kernel + "'s feature range has the wrong length");
-  return kernel;
-}
-
 // The indices in `names` of the features `listed`; a name not among them is an error.
 std::vector<int> feature_indices(const std::vector<std::string>& names, const std::vector<std::string>& listed,
                                  const char* key) {
@@ -308,6 +289,48 @@ std::vector<bool> feature_flags(const std::vector<std::string>& names, const std
   return flags;
 }
 
+ByteModel byte_model_from(const std::string& name) {
+  if (name == "csr") return ByteModel::csr;
+  if (name == "dense") return ByteModel::dense;
+  fail("unknown byte_model '" + name + "' (csr or dense)");
+}
+
+// The kernels come after "features" in the file (the trees' feature indices
+// are checked against its length).
+KernelModel read_kernel(ModelText& text, const std::vector<std::string>& feature_names) {
+  const std::size_t feature_count = feature_names.size();
+  if (feature_count == 0) fail("'kernels' comes before 'features'");
+  KernelModel kernel;
+  std::vector<std::string> own_features;
+  read_object(text, "a kernel",
+              {{"kernel", [&] { kernel.kernel = text.string(); }},
+               {"backend", [&] { kernel.backend = backend_from_string(text.string().c_str()); }},
+               {"format", [&] { kernel.format = text.string(); }},
+               {"base", [&] { kernel.base = text.number(); }},
+               {"learning_rate", [&] { kernel.learning_rate = text.number(); }},
+               {"setup_seconds_per_nnz", [&] { kernel.setup_seconds_per_nnz = text.number(); }},
+               {"setup_seconds_fixed", [&] { kernel.setup_seconds_fixed = text.number(); }},
+               {"uncertainty_log2", [&] { kernel.uncertainty_log2 = text.number(); }},
+               {"feature_min", [&] { kernel.feature_min = text.numbers<double>(); }},
+               {"feature_max", [&] { kernel.feature_max = text.numbers<double>(); }},
+               {"trees", [&] { text.array([&] { kernel.trees.push_back(read_tree(text, feature_count)); }); }}},
+              {{"params", [&] {
+                 text.object([&](const std::string& name) { kernel.params[name] = text.integer(); });
+               }},
+               {"near_points", [&] { text.array([&] { kernel.near_points.push_back(text.numbers<double>()); }); }},
+               {"byte_model", [&] { kernel.byte_model = byte_model_from(text.string()); }},
+               {"features", [&] { own_features = text.strings(); }}});
+  if (kernel.feature_min.size() != feature_count || kernel.feature_max.size() != feature_count)
+    fail("kernel " + kernel.kernel + "'s feature range has the wrong length");
+  kernel.features = feature_indices(feature_names, own_features, "features");
+  if (!kernel.features.empty())
+    for (const RegressionTree& tree : kernel.trees)
+      for (const int f : tree.feature)
+        if (f >= 0 && std::find(kernel.features.begin(), kernel.features.end(), f) == kernel.features.end())
+          fail("kernel " + kernel.kernel + "'s trees split on '" + feature_names[f] + "', which its 'features' leave out");
+  return kernel;
+}
+
 }  // namespace
 
 SelectorModel parse_selector_model(const std::string& text) {
@@ -326,7 +349,7 @@ SelectorModel parse_selector_model(const std::string& text) {
         texts = reader.array_elements();
       } catch (const ParseError&) {
         reader = at_kernels;
-        return reader.array([&] { model.kernels.push_back(read_kernel(reader, model.feature_names.size())); });
+        return reader.array([&] { model.kernels.push_back(read_kernel(reader, model.feature_names)); });
       }
       const auto count = static_cast<std::int64_t>(texts.size());
       model.kernels.resize(texts.size());
@@ -334,7 +357,7 @@ SelectorModel parse_selector_model(const std::string& text) {
 #pragma omp parallel for schedule(dynamic, 1) if (count > 1)
       for (std::int64_t k = 0; k < count; ++k) {
         try {
-          model.kernels[k] = read_kernel(texts[k], model.feature_names.size());
+          model.kernels[k] = read_kernel(texts[k], model.feature_names);
           texts[k].finish();
         } catch (...) {
           errors[k] = std::current_exception();

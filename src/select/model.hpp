@@ -26,10 +26,19 @@ struct RegressionTree {
   double predict(const std::vector<double>& features) const;
 };
 
+// The bytes a kernel's time is predicted over (at copy bandwidth): the CSR's
+// (csr_product_bytes, spmm_product_bytes) or a dense copy's
+// (dense_product_bytes), which dense-cublas reads whatever the sparsity.
+enum class ByteModel { csr, dense };
+
 struct KernelModel {
   std::string kernel;
   Backend backend = Backend::cuda;
   std::string format;
+  ByteModel byte_model = ByteModel::csr;
+  // The features (indices) its trees split on and its range guard checks;
+  // empty: every feature.
+  std::vector<int> features;
   double base = 0;  // log2 of the time multiple before the trees
   double learning_rate = 1;
   std::vector<RegressionTree> trees;
@@ -46,7 +55,7 @@ struct KernelModel {
   // to csr-adaptive.
   KernelParams params;
 
-  // log2(time / (csr_product_bytes / copy bandwidth))
+  // log2(time / (its byte model's bytes / copy bandwidth))
   double predict_log2_slowdown(const std::vector<double>& features) const;
 };
 

@@ -498,6 +498,33 @@ TEST(SelectorModel, TheNearnessGuardTakesTheFeaturesTogether) {
   EXPECT_THROW(detail::parse_selector_model(model_with("", R"(,"near_features":["a"],"near_slack":-1)")), ParseError);
 }
 
+// A kernel that reads some features only (dense-cublas: the dense copy's
+// size) is held to their ranges alone, and its trees may split on no other.
+TEST(SelectorModel, AKernelsOwnFeaturesAndByteModel) {
+  const auto model_with = [](const std::string& own, const std::string& split_on = "2") {
+    return R"({"format":"spmv-selector-model/2","architecture":"sm_90","provenance":"test","features":["a","b","c"],)"
+           R"("risk":1,"vendor_margin":0,"range_slack":0,"open_below":[],"open_above":[],"kernels":[)"
+           R"({"kernel":"k","backend":"cuda","format":"dense","base":0,"learning_rate":1,"setup_seconds_per_nnz":0,)"
+           R"("setup_seconds_fixed":0,"uncertainty_log2":0,"feature_min":[0,0,0],"feature_max":[4,4,4],)"
+           R"("trees":[{"feature":[)" + split_on +
+           R"(,-1,-1],"threshold":[1,0,0],"left":[1,-1,-1],"right":[2,-1,-1],"value":[0,1,2]}])" + own + "}]}";
+  };
+  const detail::SelectorModel model =
+      detail::parse_selector_model(model_with(R"(,"features":["a","c"],"byte_model":"dense")"));
+  const detail::KernelModel& k = model.kernels.at(0);
+  EXPECT_EQ(k.features, (std::vector<int>{0, 2}));
+  EXPECT_EQ(k.byte_model, detail::ByteModel::dense);
+  EXPECT_TRUE(model.trained_near(k, {2, 9, 2}));    // b far outside its range, but k does not read b
+  EXPECT_FALSE(model.trained_near(k, {2, 2, 9}));   // c outside
+  EXPECT_DOUBLE_EQ(k.predict_log2_slowdown({0, 0, 3}), 2);
+  const detail::SelectorModel every = detail::parse_selector_model(model_with(""));
+  EXPECT_EQ(every.kernels.at(0).byte_model, detail::ByteModel::csr);
+  EXPECT_FALSE(every.trained_near(every.kernels.at(0), {2, 9, 2}));  // reads every feature
+  EXPECT_THROW(detail::parse_selector_model(model_with(R"(,"features":["a","c"])", "1")), ParseError);  // splits on b
+  EXPECT_THROW(detail::parse_selector_model(model_with(R"(,"features":["d"])")), ParseError);
+  EXPECT_THROW(detail::parse_selector_model(model_with(R"(,"byte_model":"coo")")), ParseError);
+}
+
 // The model's own reader against a general JSON parser, on every number of
 // the built-in model; then text that is not a model.
 TEST(SelectorModel, ReaderAgreesWithAJsonParser) {
@@ -516,6 +543,8 @@ TEST(SelectorModel, ReaderAgreesWithAJsonParser) {
     EXPECT_EQ(kernel.setup_seconds_per_nnz, expected.at("setup_seconds_per_nnz").get<double>());
     EXPECT_EQ(kernel.feature_max, expected.at("feature_max").get<std::vector<double>>());
     EXPECT_EQ(kernel.params, expected.value("params", nlohmann::json::object()).get<KernelParams>());
+    EXPECT_EQ(kernel.byte_model == detail::ByteModel::dense, expected.value("byte_model", "csr") == "dense");
+    EXPECT_EQ(kernel.features.size(), expected.value("features", nlohmann::json::array()).size());
     ASSERT_EQ(kernel.trees.size(), expected.at("trees").size());
     for (std::size_t t = 0; t < kernel.trees.size(); ++t) {
       const nlohmann::json& tree = expected.at("trees")[t];

@@ -69,22 +69,22 @@ PRODUCT_FEATURES = ["log2_columns", "column_major", "log2_dense_bytes_per_l2"]
 NEAR_FEATURES = ["log2_rows_per_multiprocessor", "log2_product_bytes_per_l2", "log2_mean_row_length"]
 NEAR_SLACK = 1.0
 NEAR_EXEMPT = ["csr-adaptive"]
-# Kernels whose time is modelled over the dense matrix's bytes (roofline_bytes "dense"), not the CSR's: cuBLAS's gemv
-# reads every zero, so its time over the CSR bytes grows with 1 / density, a trend trees cannot extrapolate to a
-# density outside their training; over the dense bytes it is about flat. With the dense family held out, the judge's
-# worst loss there fell from 208% to 0% (2026-12-02).
-DENSE_BYTE_MODEL = ["dense-cublas"]
-# Kernels whose trees and range guard read only these features (the model file lists them per kernel), and which
-# the nearness guard leaves alone: cuBLAS's gemv on the dense copy depends on its shape and size, not on where the
-# entries lie, so the sparse structure's features only let the trees fit noise that does not carry to another matrix.
-OWN_FEATURES = {"dense-cublas": ["value_bytes", "log2_dense_matrix_bytes_per_l2"]}
-# Features only the kernels of OWN_FEATURES read (every other kernel reads the rest).
+# Kernels on a dense copy of the matrix, their time modelled over its bytes (roofline_bytes "dense"), not the CSR's:
+# cuBLAS's gemv reads every zero, so its time over the CSR bytes grows with 1 / density, a trend trees cannot
+# extrapolate to a density outside their training; over the dense bytes it is about flat. Their trees and range guard
+# read only DENSE_FEATURES (the model file lists each kernel's features), and the nearness guard leaves them alone:
+# gemv depends on the dense copy's size, not on where the entries lie, so the sparse structure's features would only
+# let the trees fit noise. With the dense family held out, the judge's worst loss there fell from 208% to 0%
+# (2026-12-02).
+DENSE_KERNELS = ["dense-cublas"]
+DENSE_FEATURES = ["value_bytes", "log2_dense_matrix_bytes_per_l2"]
+# Of DENSE_FEATURES, those no other kernel reads.
 DENSE_ONLY_FEATURES = ["log2_dense_matrix_bytes_per_l2"]
 
 
 def features_read(kernel, names):
     """The features the kernel's trees split on and its range guard checks."""
-    return OWN_FEATURES.get(kernel, [n for n in names if n not in DENSE_ONLY_FEATURES])
+    return DENSE_FEATURES if kernel in DENSE_KERNELS else [n for n in names if n not in DENSE_ONLY_FEATURES]
 
 
 def near_values(row, names):
@@ -346,7 +346,7 @@ def roofline_seconds(r, byte_model="csr"):
 
 
 def byte_model_of(kernel):
-    return "dense" if kernel in DENSE_BYTE_MODEL else "csr"
+    return "dense" if kernel in DENSE_KERNELS else "csr"
 
 
 def log2_slowdown(r):
@@ -402,7 +402,7 @@ def train(records, features, names, near_guard):
         model["feature_min"] = [min(col) for col in zip(*rows)]
         model["feature_max"] = [max(col) for col in zip(*rows)]
         model["features"] = features_read(kernel, names)
-        if near_guard and kernel not in OWN_FEATURES and backend != "cusparse" and kernel not in NEAR_EXEMPT:
+        if near_guard and backend != "cusparse" and kernel not in NEAR_EXEMPT + DENSE_KERNELS:
             model["near_points"] = sorted({tuple(round(v, 2) for v in near_values(row, names)) for row in rows})
         if kernel in SELECTOR_PARAMS:
             model["params"] = SELECTOR_PARAMS[kernel]

@@ -233,9 +233,9 @@ struct Rooflines {
 template <class T>
 Rooflines rooflines_of(const Plan& plan, index_t k) {
   const double bandwidth = std::max(plan.device->copy_bandwidth_gbs, 1e-3) * 1e9;
-  const double csr_bytes = k == 1 ? static_cast<double>(csr_product_bytes(plan.rows, plan.cols, plan.nnz, sizeof(T)))
-                                  : detail::spmm_product_bytes(plan.rows, plan.cols, plan.nnz, sizeof(T), k);
-  return {csr_bytes / bandwidth, detail::dense_product_bytes(plan.rows, plan.cols, sizeof(T), k) / bandwidth};
+  // At k = 1 the SpMM's byte model is the SpMV's (csr_product_bytes).
+  return {detail::spmm_product_bytes(plan.rows, plan.cols, plan.nnz, sizeof(T), k) / bandwidth,
+          detail::dense_product_bytes(plan.rows, plan.cols, sizeof(T), k) / bandwidth};
 }
 
 // Fills plan.candidates with the model's kernels, best predicted first, each

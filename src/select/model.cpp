@@ -30,16 +30,9 @@ double KernelModel::predict_log2_slowdown(const std::vector<double>& features) c
 }
 
 bool SelectorModel::trained_near(const KernelModel& kernel, const std::vector<double>& features) const {
-  const auto outside = [&](std::size_t i) {
-    return (features[i] < kernel.feature_min[i] - range_slack && !open_below[i]) ||
-           (features[i] > kernel.feature_max[i] + range_slack && !open_above[i]);
-  };
-  if (kernel.features.empty()) {
-    for (std::size_t i = 0; i < features.size(); ++i)
-      if (outside(i)) return false;
-  } else if (std::any_of(kernel.features.begin(), kernel.features.end(),
-                         [&](int i) { return outside(static_cast<std::size_t>(i)); })) {
-    return false;
+  for (const int i : kernel.features) {
+    if (features[i] < kernel.feature_min[i] - range_slack && !open_below[i]) return false;
+    if (features[i] > kernel.feature_max[i] + range_slack && !open_above[i]) return false;
   }
   if (kernel.near_points.empty()) return true;
   return std::any_of(kernel.near_points.begin(), kernel.near_points.end(), [&](const std::vector<double>& point) {
@@ -322,12 +315,12 @@ KernelModel read_kernel(ModelText& text, const std::vector<std::string>& feature
                {"features", [&] { own_features = text.strings(); }}});
   if (kernel.feature_min.size() != feature_count || kernel.feature_max.size() != feature_count)
     fail("kernel " + kernel.kernel + "'s feature range has the wrong length");
+  if (own_features.empty()) own_features = feature_names;  // not listed: it reads every feature
   kernel.features = feature_indices(feature_names, own_features, "features");
-  if (!kernel.features.empty())
-    for (const RegressionTree& tree : kernel.trees)
-      for (const int f : tree.feature)
-        if (f >= 0 && std::find(kernel.features.begin(), kernel.features.end(), f) == kernel.features.end())
-          fail("kernel " + kernel.kernel + "'s trees split on '" + feature_names[f] + "', which its 'features' leave out");
+  for (const RegressionTree& tree : kernel.trees)
+    for (const int f : tree.feature)
+      if (f >= 0 && std::find(kernel.features.begin(), kernel.features.end(), f) == kernel.features.end())
+        fail("kernel " + kernel.kernel + "'s trees split on '" + feature_names[f] + "', which its 'features' leave out");
   return kernel;
 }
 

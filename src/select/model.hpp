@@ -36,8 +36,8 @@ struct KernelModel {
   Backend backend = Backend::cuda;
   std::string format;
   ByteModel byte_model = ByteModel::csr;
-  // The features (indices) its trees split on and its range guard checks;
-  // empty: every feature.
+  // The features (indices) its trees split on and its range guard checks:
+  // those the model file lists for it, else every feature.
   std::vector<int> features;
   double base = 0;  // log2 of the time multiple before the trees
   double learning_rate = 1;

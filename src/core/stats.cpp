@@ -634,24 +634,61 @@ class DistinctKeys {
   std::int64_t count_ = 0;
 };
 
+// The distinct keys in [0, universe) inserted since the last clear(), as one
+// bit per key: where a set holds many keys of a small universe, denser in
+// cache than DistinctKeys' table, whose probes miss it. clear() zeroes only
+// the words that insertions touched.
+class DistinctBoundedKeys {
+ public:
+  explicit DistinctBoundedKeys(std::size_t universe) : bits_((universe + 63) / 64, 0) {}
+  void clear() {
+    for (const std::size_t word : touched_) bits_[word] = 0;
+    touched_.clear();
+    count_ = 0;
+  }
+  void insert(std::size_t key) {
+    std::uint64_t& word = bits_[key / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (key % 64);
+    if (word & bit) return;
+    if (word == 0) touched_.push_back(key / 64);
+    word |= bit;
+    ++count_;
+  }
+  std::int64_t count() const { return count_; }
+  // Bytes of the bitmap of a universe of this size.
+  static std::size_t bytes_for(std::size_t universe) { return (universe + 63) / 64 * sizeof(std::uint64_t); }
+
+ private:
+  std::vector<std::uint64_t> bits_;
+  std::vector<std::size_t> touched_;
+  std::int64_t count_ = 0;
+};
+
 using BlockShape = std::pair<index_t, index_t>;  // rows, columns
 
 // Occupied blocks are counted block row by block row, the distinct block
-// columns of each in a small set (a mark per block column would cost memory
-// and time in the column count, more than a sample reads). The shapes of one
-// height (result[s] for s in `shapes`) share the pass: a block row's entries
-// are read once for all their widths.
+// columns of each in a small set. A block row of few entries among many block
+// columns (most matrices) takes a hash set of its own size: a mark per block
+// column would cost memory and time in the column count, more than a sample
+// reads. One of many entries against few block columns (a wide LP's long
+// rows, dense rows) takes a bitmap of the block columns, no larger than the
+// hash set would be. The shapes of one height (result[s] for s in `shapes`)
+// share the pass: a block row's entries are read once for all their widths.
 template <class T>
-void count_blocks(const std::vector<RowSpan<T>>& spans, index_t block_rows, const std::vector<std::size_t>& shapes,
-                  std::vector<BlockDensity>& result) {
+void count_blocks(const std::vector<RowSpan<T>>& spans, index_t cols, index_t block_rows,
+                  const std::vector<std::size_t>& shapes, std::vector<BlockDensity>& result) {
   const std::size_t widths = shapes.size();
   // A division would cost more than the rest of the loop; the selector's widths are powers of two.
   std::vector<index_t> width(widths);
   std::vector<int> shift(widths, -1);  // -1: divide
+  std::vector<std::size_t> block_cols(widths);
   for (std::size_t w = 0; w < widths; ++w) {
     width[w] = result[shapes[w]].block_cols;
     if ((width[w] & (width[w] - 1)) == 0) shift[w] = __builtin_ctz(static_cast<unsigned>(width[w]));
+    block_cols[w] = static_cast<std::size_t>((std::int64_t{cols} + width[w] - 1) / width[w]);
   }
+  // DistinctKeys' table for n keys: at least 2n slots of 8 bytes.
+  const auto hash_set_bytes = [](index_t keys) { return 16 * static_cast<std::size_t>(keys); };
   // The block rows each range touches; each counts only the range's rows.
   std::vector<RowRange> block_row_ranges;
   for (const RowRange& range : rows_of(spans))
@@ -662,6 +699,7 @@ void count_blocks(const std::vector<RowSpan<T>>& spans, index_t block_rows, cons
 #pragma omp parallel reduction(+ : entries) if (entries_in(spans) >= parallel_from)
   {
     std::vector<DistinctKeys<index_t>> columns(widths);
+    std::vector<std::unique_ptr<DistinctBoundedKeys>> marks(widths);  // made at the first block row that needs one
     std::vector<std::int64_t> my_occupied(widths, 0);
 #pragma omp for schedule(dynamic, 1)
     for (index_t c = 0; c < pieces.chunks(); ++c)
@@ -674,15 +712,23 @@ void count_blocks(const std::vector<RowSpan<T>>& spans, index_t block_rows, cons
         const index_t* block_columns = span.columns(first_row);  // the block's rows, one after another
         entries += count;
         for (std::size_t w = 0; w < widths; ++w) {  // the block row's entries stay in cache from one width to the next
-          DistinctKeys<index_t>& mine = columns[w];
-          mine.clear(static_cast<std::size_t>(count));
-          index_t previous = -1;  // a row's entries are sorted: repeats are adjacent
-          for (index_t k = 0; k < count; ++k) {
-            const index_t block_col = shift[w] >= 0 ? block_columns[k] >> shift[w] : block_columns[k] / width[w];
-            if (block_col != previous) mine.insert(block_col);
-            previous = block_col;
+          const auto distinct_block_columns = [&](auto& set) {
+            index_t previous = -1;  // a row's entries are sorted: repeats are adjacent
+            for (index_t k = 0; k < count; ++k) {
+              const index_t block_col = shift[w] >= 0 ? block_columns[k] >> shift[w] : block_columns[k] / width[w];
+              if (block_col != previous) set.insert(block_col);
+              previous = block_col;
+            }
+            return set.count();
+          };
+          if (DistinctBoundedKeys::bytes_for(block_cols[w]) <= hash_set_bytes(count)) {
+            if (!marks[w]) marks[w] = std::make_unique<DistinctBoundedKeys>(block_cols[w]);
+            marks[w]->clear();
+            my_occupied[w] += distinct_block_columns(*marks[w]);
+          } else {
+            columns[w].clear(static_cast<std::size_t>(count));
+            my_occupied[w] += distinct_block_columns(columns[w]);
           }
-          my_occupied[w] += mine.count();
         }
       });
 #pragma omp critical
@@ -697,7 +743,8 @@ void count_blocks(const std::vector<RowSpan<T>>& spans, index_t block_rows, cons
 
 // The density of each shape, in the order given.
 template <class T>
-std::vector<BlockDensity> block_densities(const std::vector<RowSpan<T>>& spans, const std::vector<BlockShape>& shapes) {
+std::vector<BlockDensity> block_densities(const std::vector<RowSpan<T>>& spans, index_t cols,
+                                          const std::vector<BlockShape>& shapes) {
   std::vector<BlockDensity> result(shapes.size());
   for (std::size_t s = 0; s < shapes.size(); ++s) {
     const auto [block_rows, block_cols] = shapes[s];
@@ -716,7 +763,7 @@ std::vector<BlockDensity> block_densities(const std::vector<RowSpan<T>>& spans, 
         same_height.push_back(t);
         counted[t] = true;
       }
-    count_blocks(spans, shapes[s].first, same_height, result);
+    count_blocks(spans, cols, shapes[s].first, same_height, result);
   }
   return result;
 }
@@ -963,7 +1010,7 @@ MatrixStats analyse_rows(Rows& source, const StatsOptions& options) {
   stats.sampled_nnz = entries_in(spans);
   source.check_entries(ranges);
   fill_diagonal_stats(stats, spans);
-  stats.block_density = block_densities(spans, options.block_sizes);
+  stats.block_density = block_densities(spans, stats.cols, options.block_sizes);
   if (options.symmetry) source.fill_symmetry(stats, ranges);
   stats.distinct_values = count_distinct_values(spans, options.distinct_value_limit);
   return stats;

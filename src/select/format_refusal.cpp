@@ -1,5 +1,6 @@
 #include "select/format_refusal.hpp"
 
+#include <cmath>
 #include <functional>
 #include <map>
 
@@ -56,6 +57,29 @@ FormatFootprint exact_hyb_footprint(const Csr<T>& m) {
   return hyb_footprint<T>(m.rows, stats.hyb_ell_width, m.nnz(), stats.hyb_coo_nnz);
 }
 
+// ELLR-T's threads per row as its model would choose them from the lengths
+// of 64 blocks of 1024 rows spread over the matrix (every row's, when it has
+// no more): the model's sums over all of a large matrix's rows had cost tens
+// of milliseconds of a plan. The blocks start at multiples of 32 rows, so each
+// warp's rows are those of the whole matrix's sums.
+template <class T>
+int sampled_ellrt_threads_per_row(const Csr<T>& m, const GpuShape& gpu) {
+  constexpr index_t block_rows = 1024, blocks = 64;
+  if (m.rows <= block_rows * blocks) return ellrt_configuration(ellrt_warp_steps(m), gpu).threads_per_row;
+  std::vector<index_t> lengths;
+  lengths.reserve(std::size_t{block_rows} * blocks);
+  for (index_t b = 0; b < blocks; ++b) {
+    const auto first = static_cast<index_t>(std::int64_t{m.rows} * b / blocks / 32 * 32);
+    for (index_t r = first; r < first + block_rows; ++r) lengths.push_back(m.row_length(r));
+  }
+  EllrtWarpSteps steps = ellrt_warp_steps(lengths);
+  const double rows_per_sampled_row = static_cast<double>(m.rows) / static_cast<double>(lengths.size());
+  for (std::int64_t& sum : steps.of_threads_per_row)
+    sum = std::llround(static_cast<double>(sum) * rows_per_sampled_row);
+  steps.rows = static_cast<std::size_t>(m.rows);
+  return ellrt_configuration(steps, gpu).threads_per_row;
+}
+
 }  // namespace
 
 template <class T>
@@ -74,16 +98,26 @@ std::optional<std::string> format_refusal(const std::string& kernel, const Csr<T
       {"ellr-t",
        [&stats, &gpu](const Csr<T>* m) -> std::optional<FormatFootprint> {
          const bool every_row_read = stats.row_length_rows == stats.rows;
-         if (!m && !every_row_read) return std::nullopt;
-         const index_t longest = every_row_read ? stats.row_length.max : longest_row(*m);
+         const auto at = [&stats](index_t longest, int threads_per_row) {
+           return ellpack_r_footprint<T>(stats.rows, longest, stats.nnz, threads_per_row);
+         };
          // Within the limit at T = 32, the layout's widest padding, it is
-         // within at the model's T: the model's pass over every row is
-         // needed only near or beyond the limit.
-         const FormatFootprint widest = ellpack_r_footprint<T>(stats.rows, longest, stats.nnz, 32);
-         if (padding_refusal("ellr-t", widest).empty()) return widest;
+         // within at the model's T. From a sample of rows (the longest row
+         // read; below, the model's T from sampled lengths) the footprint is
+         // an estimate, taken when far within the limit, as padded_footprint
+         // takes it: the passes over every row (the longest, the model's sums)
+         // are needed only near or beyond the limit.
+         const FormatFootprint widest = at(stats.row_length.max, 32);
+         if (every_row_read ? padding_refusal("ellr-t", widest).empty()
+                            : widest.within_limit(sampled_footprint_margin * default_max_padding))
+           return widest;
          if (!m) return std::nullopt;
-         const int threads_per_row = ellrt_configuration(ellrt_warp_steps(*m), gpu).threads_per_row;
-         return ellpack_r_footprint<T>(stats.rows, longest, stats.nnz, threads_per_row);
+         if (!every_row_read) {
+           const FormatFootprint sampled = at(stats.row_length.max, sampled_ellrt_threads_per_row(*m, gpu));
+           if (sampled.within_limit(sampled_footprint_margin * default_max_padding)) return sampled;
+         }
+         return at(every_row_read ? stats.row_length.max : longest_row(*m),
+                   ellrt_configuration(ellrt_warp_steps(*m), gpu).threads_per_row);
        }},
       {"hyb",
        [&stats](const Csr<T>* m) {

@@ -205,6 +205,17 @@ TEST(Plan, RefusalsFromASampleOfRows) {
   ASSERT_TRUE(ell.has_value());
   EXPECT_NE(*ell, "");
   EXPECT_THROW(ell_from_csr(skewed), FormatLimitError);
+  // ELLR-T: beyond the limit at T = 32, the uniform rows are accepted at the
+  // model's T from sampled rows' lengths (and build at the T of every row's);
+  // the skewed rows are beyond it at any T, and refused.
+  EXPECT_EQ(detail::format_refusal("ellr-t", &uniform, uniform_stats, h100_shape), std::string());
+  EllpackROptions modelled;
+  modelled.threads_per_row = ellrt_configuration(detail::row_lengths(uniform), h100_shape).threads_per_row;
+  EXPECT_NO_THROW(ellpack_r_from_csr(uniform, modelled));
+  const std::optional<std::string> ellrt = detail::format_refusal("ellr-t", &skewed, skewed_stats, h100_shape);
+  ASSERT_TRUE(ellrt.has_value());
+  EXPECT_NE(*ellrt, "");
+  EXPECT_THROW(ellpack_r_from_csr(skewed, EllpackROptions{}), FormatLimitError);
   // A matrix on the device (no host Csr): what the sample decides is the
   // same (the longest row read bounds ELL's footprint from below), the rest
   // is left to the device builds.

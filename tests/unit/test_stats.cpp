@@ -288,7 +288,9 @@ TEST(Stats, ZooMatricesAgreeWithBruteForce) {
 TEST(Stats, GeneratedMatricesAgreeWithBruteForce) {
   for (const char* spec :
        {"stencil5:n=9", "stencil27:n=6", "rmat:scale=10", "blockfem:n=3,block=4",
-        "banded:rows=500,lower=7,upper=1", "fewhuge:rows=2000,cols=6000", "dense:rows=9,cols=70"}) {
+        "banded:rows=500,lower=7,upper=1", "fewhuge:rows=2000,cols=6000", "dense:rows=9,cols=70",
+        // Blocks counted in hash sets only (few entries, many block columns), then in bitmaps only.
+        "uniform:rows=300,cols=2000000,per_row=3", "widelp:rows=40,cols=3000,per_row=900"}) {
     SCOPED_TRACE(spec);
     expect_consistent_with_brute_force(generate(parse_generator_spec(spec)));
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One kernel of two builds against the best cuSPARSE algorithm of each build's own `spmv suite` run (call 216):
 per unit (matrix, precision) the kernel's speed over the best cuSPARSE in the old and the new run, their ratio, and
-the geomeans; units the kernel refused or did not verify are listed apart.
+the geomeans over the units both runs timed and verified; a unit only one of them has is listed apart.
     ab_suite.py KERNEL OLD-results.jsonl[.gz] NEW-results.jsonl[.gz]"""
 import gzip, json, math, sys
 

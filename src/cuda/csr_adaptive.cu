@@ -21,10 +21,15 @@
 //   block each; a chunk writes its partial sum to workspace and a second pass
 //   (SplitRowFixup) adds each cut row's partials in a fixed order and writes
 //   y, so results are deterministic (no atomics).
+// - a matrix whose row blocks all fit the GPU at once cuts every row longer
+//   than C instead: its product lasts as long as its slowest block. There
+//   the chunk's block that finishes last completes the row
+//   (SplitRowCompletion), which saves the second launch; with several waves
+//   of blocks that costs more than it saves (call 219).
 // With column_bits = 16 a row block whose columns span fewer than 2^16 reads
 // 2-byte column offsets instead of the CSR's columns (csr_column_offsets.hpp).
 // The workspace is the row-block table, the long-row marks, the chunk
-// partials, the cut rows and the column offsets.
+// partials, the cut rows with their counts and the column offsets.
 #include <algorithm>
 #include <string>
 
@@ -36,6 +41,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/dependent_launch.cuh"
 #include "cuda/device_loads.cuh"
+#include "cuda/split_row_completion.cuh"
 #include "cuda/vector_loads.cuh"
 #include "spmv/error.hpp"
 
@@ -47,6 +53,8 @@ namespace {
 // chunks (first choice, not yet measured: a lone block may work 4x longer
 // than the others, and cut rows are few enough to make the fix-up cheap).
 constexpr index_t max_rounds_per_block = 4;
+// The same where every row block is resident at once (fits_at_once()).
+constexpr index_t single_wave_rounds_per_block = 1;
 
 // In CSR-stream, a row of more than this many times its block's mean row
 // length (and more than a warp's) is summed by a whole warp: the lanes per row
@@ -185,12 +193,14 @@ __device__ __forceinline__ void sum_stream_rows(const T* products, const std::ui
 
 // No __launch_bounds__: with it, ptxas (CUDA 13) trades small spills for occupancy here.
 // V entries per load; the row blocks leave room for the V - 1 entries between
-// a block's first entry and the multiple of V below it (`origin`).
-template <class T, int BlockSize, int ItemsPerThread, int V>
+// a block's first entry and the multiple of V below it (`origin`). The cut
+// rows' chunks complete their rows where CompletesCutRows, else the fix-up
+// launched after this kernel does.
+template <class T, int BlockSize, int ItemsPerThread, int V, bool CompletesCutRows>
 __global__ void spmv_csr_adaptive_kernel(CsrView<T> a, const RowBlock* __restrict__ row_blocks,
                                          const std::uint8_t* __restrict__ has_long_rows, ColumnSource columns,
                                          const T* __restrict__ x, T* __restrict__ y, T alpha, T beta,
-                                         T* __restrict__ partials) {
+                                         T* __restrict__ partials, SplitRowsInKernel cut_rows) {
   constexpr index_t capacity = BlockSize * ItemsPerThread;
   __shared__ alignas(16) T products[capacity];
   // Relative to origin, so 16 bits hold them: less shared memory leaves more
@@ -200,7 +210,7 @@ __global__ void spmv_csr_adaptive_kernel(CsrView<T> a, const RowBlock* __restric
   __shared__ T warp_sums[BlockSize / warp_size];
   __shared__ index_t long_rows[capacity / warp_size];  // rows longer than a warp, at most this many
   __shared__ int long_row_count;
-  let_next_kernel_start();  // the fix-up of cut rows, which waits for this kernel's end
+  if constexpr (!CompletesCutRows) let_next_kernel_start();  // the fix-up, which waits for this kernel's end
 
   const RowBlock block = row_blocks[blockIdx.x];
   const index_t rows = block.row_end - block.row_begin;
@@ -219,6 +229,11 @@ __global__ void spmv_csr_adaptive_kernel(CsrView<T> a, const RowBlock* __restric
       for (int item = 0; item < ItemsPerThread; ++item) sum += vals[item];
     }
     sum = block_sum<BlockSize>(sum, warp_sums);
+    if constexpr (CompletesCutRows) {
+      if (block.partial >= 0)
+        return complete_split_row_piece<BlockSize>(cut_rows, block.partial, sum, partials, y, alpha, beta,
+                                                   warp_sums);
+    }
     if (threadIdx.x == 0) {
       if (block.partial < 0)
         store_result(y + block.row_begin, sum, alpha, beta);
@@ -282,12 +297,17 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
     if (vector_width_ > 1) require_vector_alignment(device, "csr-adaptive");
     const index_t capacity = block_size_ * items_per_thread_;
     const index_t grouped = capacity - (vector_width_ - 1);  // room for the block's alignment
-    const std::int64_t max_chunk = static_cast<std::int64_t>(max_rounds_per_block) * capacity;
+    completes_cut_rows_ = fits_at_once(device, grouped);
+    const index_t rounds = completes_cut_rows_ ? single_wave_rounds_per_block : max_rounds_per_block;
+    const std::int64_t max_chunk = static_cast<std::int64_t>(rounds) * capacity;
     DeviceRowBlocks pieces = build_row_blocks_on_device(device.row_ptr, device.rows, grouped, grouped, max_chunk,
                                                         nullptr);
     row_blocks_ = std::move(pieces.blocks);
     partials_ = DeviceBuffer<T>(pieces.partial_count, "csr-adaptive chunk partials");
-    fixup_ = SplitRowFixup(pieces.cut_rows);
+    if (completes_cut_rows_)
+      cut_rows_ = SplitRowCompletion(pieces.cut_rows, pieces.partial_count);
+    else
+      fixup_ = SplitRowFixup(pieces.cut_rows);
     has_long_rows_ = DeviceBuffer<std::uint8_t>(row_blocks_.size(), "csr-adaptive long-row marks");
     if (row_blocks_.size() > 0) {
       const auto count = static_cast<index_t>(row_blocks_.size());
@@ -308,7 +328,7 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
     else
       launch<256>(a, x, y, alpha, beta, stream);
     SPMV_LAUNCH_CHECK();
-    fixup_.launch(partials_.data(), y, alpha, beta, stream);
+    fixup_.launch(partials_.data(), y, alpha, beta, stream);  // none where the kernel completes the cut rows
   }
 
   KernelParams params() const override {
@@ -318,7 +338,7 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
             {"column_bits", column_bits_}};
   }
   std::size_t workspace_bytes() const override {
-    return row_blocks_.bytes() + has_long_rows_.bytes() + partials_.bytes() + fixup_.bytes() +
+    return row_blocks_.bytes() + has_long_rows_.bytes() + partials_.bytes() + fixup_.bytes() + cut_rows_.bytes() +
            column_offsets_.bytes();
   }
 
@@ -339,6 +359,16 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
     return items;
   }
 
+  // Whether the row blocks (at least `work` / `grouped` of them) all fit on
+  // the GPU at once, as resident blocks of block_size threads.
+  bool fits_at_once(const CsrView<T>& a, index_t grouped) const {
+    const GpuShape gpu = current_gpu_shape();
+    const double resident_blocks =
+        static_cast<double>(gpu.multiprocessors) * (gpu.threads_per_multiprocessor / block_size_);
+    const double work = std::max<double>(a.nnz, a.rows);
+    return work / grouped <= resident_blocks;
+  }
+
   int block_size_;
   int items_requested_;  // 0: chosen by prepare()
   int width_requested_;  // 0: chosen by prepare()
@@ -349,7 +379,9 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
   DeviceBuffer<std::uint8_t> has_long_rows_;  // per row block (mark_long_row_blocks_kernel)
   DeviceColumnOffsets column_offsets_;  // empty with 32-bit columns
   mutable DeviceBuffer<T> partials_;  // written by every product
+  bool completes_cut_rows_ = false;  // by the kernel's blocks (cut_rows_), else by fixup_
   SplitRowFixup fixup_;
+  SplitRowCompletion cut_rows_;
 
   template <int BlockSize>
   void launch(const CsrView<T>& a, const T* x, T* y, T alpha, T beta, cudaStream_t stream) const {
@@ -364,15 +396,23 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
   void launch(const CsrView<T>& a, const T* x, T* y, T alpha, T beta, cudaStream_t stream) const {
     const auto run = [&](auto kernel) {
       kernel<<<static_cast<unsigned>(row_blocks_.size()), BlockSize, 0, stream>>>(
-          a, row_blocks_.data(), has_long_rows_.data(), column_offsets_.view(), x, y, alpha, beta, partials_.data());
+          a, row_blocks_.data(), has_long_rows_.data(), column_offsets_.view(), x, y, alpha, beta, partials_.data(),
+          cut_rows_.view());
     };
+    if (completes_cut_rows_)
+      run_with_width<BlockSize, Items, true>(run);
+    else
+      run_with_width<BlockSize, Items, false>(run);
+  }
+  template <int BlockSize, int Items, bool CompletesCutRows, class Run>
+  void run_with_width(const Run& run) const {
     if constexpr (Items % 4 == 0) {
-      if (vector_width_ == 4) return run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 4>);
+      if (vector_width_ == 4) return run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 4, CompletesCutRows>);
     }
     if (vector_width_ == 2)
-      run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 2>);
+      run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 2, CompletesCutRows>);
     else
-      run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 1>);
+      run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 1, CompletesCutRows>);
   }
 };
 

@@ -51,12 +51,26 @@ std::vector<SplitRow> select_rows(const std::vector<SplitRow>& rows, bool many) 
   return selected;
 }
 
+std::vector<index_t> split_row_of_partials(const std::vector<SplitRow>& rows, index_t partial_count) {
+  std::vector<index_t> row_of(static_cast<std::size_t>(partial_count), -1);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    for (index_t k = 0; k < rows[i].count; ++k) row_of[static_cast<std::size_t>(rows[i].first + k)] = static_cast<index_t>(i);
+  return row_of;
+}
+
 }  // namespace
 
 SplitRowFixup::SplitRowFixup(const std::vector<SplitRow>& rows)
     : few_pieces_(select_rows(rows, false), "split rows (few pieces)"),
       many_pieces_(select_rows(rows, true), "split rows (many pieces)"),
       overlap_(device_overlaps_launches()) {}
+
+SplitRowCompletion::SplitRowCompletion(const std::vector<SplitRow>& rows, index_t partial_count)
+    : rows_(rows, "split rows"),
+      row_of_partial_(split_row_of_partials(rows, partial_count), "split row of each partial"),
+      arrivals_(rows.size(), "split rows' arrived pieces") {
+  arrivals_.set_zero();
+}
 
 template <class T>
 void SplitRowFixup::launch(const T* partials, T* y, T alpha, T beta, cudaStream_t stream) const {

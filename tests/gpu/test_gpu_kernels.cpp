@@ -346,6 +346,38 @@ TEST(GpuKernels, CsrAdaptiveSumsHubRowsAmongShortOnes) {
   }
 }
 
+// csr-adaptive's cut rows: on a matrix whose row blocks fit the GPU at once
+// (rows longer than one round of a block are cut, and the chunk that
+// finishes last completes the row) and on one of many waves (longer than
+// four rounds, completed by the fix-up), rows of 1 to 40,000 entries among
+// rows of 2-9, at the default shape and at smaller ones. check_products runs
+// two products, so the arrival counts must come back to zero after each.
+TEST(GpuKernels, CsrAdaptiveCompletesCutRows) {
+  SPMV_GPU_TEST_PRELUDE();
+  const std::vector<index_t> long_lengths = {257, 300, 1100, 5000, 513, 40000, 2047, 4100, 1};
+  for (const index_t rows : {3000, 700000}) {
+    std::vector<index_t> row_ptr{0}, col_idx;
+    const index_t cols = 50000;
+    for (index_t r = 0; r < rows; ++r) {
+      const bool long_row = r % 211 == 0 && r / 211 < static_cast<index_t>(2 * long_lengths.size());
+      const index_t length = long_row ? long_lengths[static_cast<std::size_t>(r / 211) % long_lengths.size()]
+                                      : 2 + r % 8;
+      const index_t step = long_row && length > cols / 2 ? 1 : 7;
+      for (index_t j = 0; j < length; ++j) col_idx.push_back((r * 13 + j * step) % cols);
+      std::sort(col_idx.end() - length, col_idx.end());
+      col_idx.erase(std::unique(col_idx.end() - length, col_idx.end()), col_idx.end());
+      row_ptr.push_back(static_cast<index_t>(col_idx.size()));
+    }
+    const Csr<double> a =
+        csr_from_arrays(rows, cols, row_ptr, col_idx, test::random_vector<double>(col_idx.size(), 59));
+    for (const auto& params : std::vector<KernelParams>{{}, {{"items_per_thread", 2}, {"vector_width", 2}}}) {
+      const test::KernelCase c{Backend::cuda, "csr-adaptive", params};
+      EXPECT_TRUE(check_products<double>(a, "cut_rows_" + std::to_string(rows), c));
+      EXPECT_TRUE(check_products<float>(a, "cut_rows_" + std::to_string(rows), c));
+    }
+  }
+}
+
 // csr-adaptive's default items per thread follow the matrix's size against
 // the device's SM count: halved on a matrix of a few row blocks per SM, the
 // precision's default on one of many; vector_width follows unless named,

@@ -3,7 +3,7 @@
 # unpacks .device-build/ARCHIVE (new/ and, for A/B calls, old/) to /tmp/b and the shared data to /tmp/shared (with
 # gzip, the real matrices compressed as the GPU tests read them); sets B (the new build), M (the real matrices),
 # t0 and the library path; writes the GPU's name and driver to $OUT/gpu.txt; defines time_shape, gpu_suite,
-# issue12_families, default_builds, all_kernels_suite, auto_suite and pack_results.
+# issue12_families, default_builds, all_kernels_suite, auto_suite, kernel_suite and pack_results.
 set -u
 rm -rf /tmp/b /tmp/shared && mkdir -p /tmp/b /tmp/shared && xz -dc .device-build/$1 | tar xf - -C /tmp/b
 xz -dc .device-build/data.txz | tar xf - -C /tmp/shared
@@ -65,4 +65,15 @@ auto_suite() {  # NAME SECONDS TIMEOUT SOURCE...
   timeout $limit $B/spmv suite "$@" --backend cuda --kernels csr-adaptive --precision f64,f32 --runs 20 --host-runs 0 \
     --expected-products 1e6 --time-limit $seconds --out $O/$name > $O/$name.log 2>&1
   echo "$name exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
+}
+
+# csr-adaptive beside cuSPARSE's algorithms (and auto) at 10^6 expected products, f64 and f32, with the build in
+# /tmp/b/BUILD on the matrices that SOURCE... (spmv suite's arguments) name, measuring for SECONDS at most:
+# $O/NAME-BUILD/results.jsonl and its log; its exit status in $OUT/times.txt.
+kernel_suite() {  # BUILD NAME SECONDS SOURCE...
+  local build=$1 name=$2 seconds=$3
+  shift 3
+  timeout $((seconds + 15)) /tmp/b/$build/spmv suite "$@" --backend cuda --kernels csr-adaptive --precision f64,f32 \
+    --runs 20 --host-runs 0 --expected-products 1e6 --time-limit $seconds --out $O/$name-$build > $O/$name-$build.log 2>&1
+  echo "$name $build exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
 }

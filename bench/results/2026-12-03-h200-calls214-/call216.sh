@@ -20,7 +20,7 @@ SPMV_SHARED_DATA=/tmp/shared SPMV_REQUIRE_GPU=1 SPMV_CLI=$B/spmv timeout 200 $B/
 echo "gpu tests exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]" $OUT/gpu-tests.log >> $OUT/times.txt
 for name in longrows families; do
-  python3 $here/ab_suite.py csr-adaptive $O/$name-old/results.jsonl $O/$name-new/results.jsonl > $O/$name-ab.md 2>&1
+  python3 bench/ab_kernel.py csr-adaptive $O/$name-old/results.jsonl $O/$name-new/results.jsonl > $O/$name-ab.md 2>&1
   gzip -9 $O/$name-old/results.jsonl $O/$name-new/results.jsonl
 done
 cat $OUT/gpu.txt $OUT/times.txt $O/longrows-ab.md $O/families-ab.md

@@ -19,8 +19,8 @@ SPMV_SHARED_DATA=/tmp/shared SPMV_REQUIRE_GPU=1 SPMV_CLI=$B/spmv timeout 150 $B/
   --gtest_filter='GpuKernels*:GpuRowBlocks.*:GpuDeterminism.*:GpuPlan.*:GpuDeviceCsr.*' > $OUT/gpu-tests.log 2>&1
 echo "gpu tests exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]" $OUT/gpu-tests.log >> $OUT/times.txt
-python3 $here/ab_suite.py csr-adaptive $O/longrows-old/results.jsonl $O/longrows-new/results.jsonl > $O/longrows-ab.md 2>&1
-python3 $here/ab_suite.py csr-adaptive $O/longrows-nocarve/results.jsonl $O/longrows-new/results.jsonl \
+python3 bench/ab_kernel.py csr-adaptive $O/longrows-old/results.jsonl $O/longrows-new/results.jsonl > $O/longrows-ab.md 2>&1
+python3 bench/ab_kernel.py csr-adaptive $O/longrows-nocarve/results.jsonl $O/longrows-new/results.jsonl \
   > $O/longrows-carveout-ab.md 2>&1
 gzip -9 $O/*/results.jsonl
 cat $OUT/gpu.txt $OUT/times.txt $O/longrows-ab.md $O/longrows-carveout-ab.md

@@ -1,10 +1,13 @@
-// The second pass over split rows (see csr_split_rows.hpp).
+// The second pass over split rows (see csr_split_rows.hpp), and the tables
+// of the in-kernel completion.
 //
 // Rows of few pieces (the common case: a merge-path tile boundary falling in
 // the middle of a short row) take one thread each, which reads its partials
 // in order; rows of many pieces (a row of millions of entries) take a whole
 // block, whose threads read the partials coalesced and combine them with a
 // fixed-order block reduction. One launch serves both kinds.
+#include <algorithm>
+
 #include "cuda/block_reduce.cuh"
 #include "cuda/csr_split_rows.hpp"
 #include "cuda/dependent_launch.cuh"
@@ -53,8 +56,10 @@ std::vector<SplitRow> select_rows(const std::vector<SplitRow>& rows, bool many) 
 
 std::vector<index_t> split_row_of_partials(const std::vector<SplitRow>& rows, index_t partial_count) {
   std::vector<index_t> row_of(static_cast<std::size_t>(partial_count), -1);
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    for (index_t k = 0; k < rows[i].count; ++k) row_of[static_cast<std::size_t>(rows[i].first + k)] = static_cast<index_t>(i);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto first = static_cast<std::size_t>(rows[i].first);
+    std::fill_n(row_of.begin() + first, rows[i].count, static_cast<index_t>(i));
+  }
   return row_of;
 }
 

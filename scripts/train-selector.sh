@@ -36,7 +36,13 @@ results=("$shared/selector-training/h100-2026-11-23-families45.jsonl.gz"
          bench/results/2026-11-29-h200-calls152-/call157/replicated-all/results.jsonl.gz
          bench/results/2026-11-30-h200-calls184-/call185/gaps11/results.jsonl.gz
          bench/results/2026-12-02-h200-calls211-/families-all.jsonl.gz
-         bench/results/2026-12-02-h200-calls211-/unseen15-all.jsonl.gz "$@")
+         bench/results/2026-12-02-h200-calls211-/unseen15-all.jsonl.gz
+         bench/results/2026-12-05-h200-calls220-/call220/real-a.jsonl.gz
+         bench/results/2026-12-05-h200-calls220-/call220/families-a.jsonl.gz
+         bench/results/2026-12-05-h200-calls220-/call221/results.jsonl.gz
+         bench/results/2026-12-05-h200-calls223-/call223/families45/results.jsonl.gz
+         bench/results/2026-12-05-h200-calls223-/call223/gaps11/results.jsonl.gz
+         bench/results/2026-12-05-h200-calls223-/call223b/unseen15-results.jsonl.gz "$@")
 python3 bench/train_selector.py --spmv "$build_dir/spmv" --shared-matrices "$shared/matrices" \
   --features-cache bench/selector/features.jsonl --jobs "${JOBS:-$(nproc)}" \
   --out src/select/models/sm90.json --judge docs/selector-judgement.md "${results[@]}"

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Device call 226: issue 18's bars on the shipped build (call 224's new/): every kernel and auto beside cuSPARSE's
+# algorithms at 10^6 expected products on the six R-MATs (f64, f32) and on the 56 real matrices replicated (f32).
+source bench/results/2026-11-29-h200-calls167-/device_setup.sh c224.txz
+O=$OUT/r; mkdir -p $O
+all_kernels_suite bench/results/2026-12-02-h200-calls197-/rmats6.txt rmats 100 130
+timeout 330 $B/spmv suite $M --sets replicated --backend cuda --kernels all --precision f32 --runs 20 --host-runs 0 \
+  --expected-products 1e6 --time-limit 300 --out $O/replicated-f32-all > $O/replicated-f32-all.log 2>&1
+echo "replicated f32, every kernel, exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
+python3 bench/auto_vs_cusparse.py $O/replicated-f32-all/results.jsonl --worst 8 > $O/replicated-f32-all-auto.md 2>&1
+gzip -9 $O/replicated-f32-all/results.jsonl
+cat $OUT/gpu.txt $OUT/times.txt; tail -2 $O/*.log
+for f in $O/*-auto.md; do echo "== $(basename $f)"; grep "^| [a-z]" $f | grep -v "^| set"; done
+pack_results 226

@@ -26,6 +26,9 @@
 //   the chunk's block that finishes last completes the row
 //   (SplitRowCompletion), which saves the second launch; with several waves
 //   of blocks that costs more than it saves (call 219).
+// A matrix whose every row block holds one row, of entries spread thinly
+// over x, is launched without CSR-stream's staging in shared memory, which
+// would otherwise take the L1 that such rows' gathers of x reuse.
 // With column_bits = 16 a row block whose columns span fewer than 2^16 reads
 // 2-byte column offsets instead of the CSR's columns (csr_column_offsets.hpp).
 // The workspace is the row-block table, the long-row marks, the chunk
@@ -61,6 +64,16 @@ constexpr index_t single_wave_rounds_per_block = 1;
 // follow the block's row count, so the threads' sums would otherwise wait on
 // the few lanes of one long row. Rows of about equal length keep their lanes.
 constexpr int long_row_mean_multiple = 4;
+
+// The density (entries over rows x columns) below which a matrix whose every
+// row block holds one row is launched without CSR-stream's staging (Staged =
+// false): its shared memory then goes to L1, where the rows' scattered
+// gathers find x again. Denser rows read x as a stream that the L1 does not
+// need to hold, and keep the staged launch's occupancy. H200, calls 216-217,
+// 13 matrices of rows longer than a row block: uni_50k_1024 (2% dense) f32
+// 2.8x faster without the staging, uni_20k_2048 (10%) 1.07-1.11x, dense_tall
+// (100%) f64 0.77x.
+constexpr double stageless_density_limit = 0.25;
 
 // Row blocks per multiprocessor below which the default items_per_thread is
 // halved (items_per_thread_for).
@@ -131,9 +144,10 @@ __device__ __forceinline__ index_t long_row_length(const RowBlock& block, int bl
 // has_long_rows[b]: whether CSR-stream block b has a row longer than
 // long_row_length (one warp per row block). Marked at plan time so that the
 // product's other blocks keep the plain CSR-stream sums, with no extra barrier.
+// *stream_blocks becomes nonzero if any block holds more than one row.
 __global__ void mark_long_row_blocks_kernel(const index_t* __restrict__ row_ptr, const RowBlock* __restrict__ blocks,
                                             index_t block_count, int block_size, index_t capacity,
-                                            std::uint8_t* __restrict__ has_long_rows) {
+                                            std::uint8_t* __restrict__ has_long_rows, int* __restrict__ stream_blocks) {
   const index_t b = static_cast<index_t>((blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x) /
                                          warp_size);
   if (b >= block_count) return;  // warp-uniform
@@ -146,7 +160,10 @@ __global__ void mark_long_row_blocks_kernel(const index_t* __restrict__ row_ptr,
          r += warp_size)
       found |= row_ptr[r + 1] - row_ptr[r] > longest;
   found = __any_sync(0xffffffffu, found);
-  if (threadIdx.x % warp_size == 0) has_long_rows[b] = found;
+  if (threadIdx.x % warp_size == 0) {
+    has_long_rows[b] = found;
+    if (rows > 1) atomicOr(stream_blocks, 1);
+  }
 }
 
 // CSR-stream's sums, from the products and rows' starts staged in shared
@@ -195,20 +212,22 @@ __device__ __forceinline__ void sum_stream_rows(const T* products, const std::ui
 // V entries per load; the row blocks leave room for the V - 1 entries between
 // a block's first entry and the multiple of V below it (`origin`). The cut
 // rows' chunks complete their rows where CompletesCutRows, else the fix-up
-// launched after this kernel does.
-template <class T, int BlockSize, int ItemsPerThread, int V, bool CompletesCutRows>
+// launched after this kernel does. Without Staged every row block must hold
+// one row: CSR-stream and its shared memory are left out.
+template <class T, int BlockSize, int ItemsPerThread, int V, bool CompletesCutRows, bool Staged>
 __global__ void spmv_csr_adaptive_kernel(CsrView<T> a, const RowBlock* __restrict__ row_blocks,
                                          const std::uint8_t* __restrict__ has_long_rows, ColumnSource columns,
                                          const T* __restrict__ x, T* __restrict__ y, T alpha, T beta,
                                          T* __restrict__ partials, SplitRowsInKernel cut_rows) {
   constexpr index_t capacity = BlockSize * ItemsPerThread;
-  __shared__ alignas(16) T products[capacity];
+  constexpr index_t staged = Staged ? capacity : 1;  // the staging's entries
+  __shared__ alignas(16) T products[staged];
   // Relative to origin, so 16 bits hold them: less shared memory leaves more
   // of the SM's to L1 (call 209: 1.004x -> 1.016x the best cuSPARSE on 25 units).
   static_assert(capacity + V <= 0xffff, "a row block's starts fit 16 bits");
-  __shared__ std::uint16_t row_starts[capacity + 1];
+  __shared__ std::uint16_t row_starts[staged + 1];
   __shared__ T warp_sums[BlockSize / warp_size];
-  __shared__ index_t long_rows[capacity / warp_size];  // rows longer than a warp, at most this many
+  __shared__ index_t long_rows[Staged ? capacity / warp_size : 1];  // rows longer than a warp, at most this many
   __shared__ int long_row_count;
   if constexpr (!CompletesCutRows) let_next_kernel_start();  // the fix-up, which waits for this kernel's end
 
@@ -219,7 +238,7 @@ __global__ void spmv_csr_adaptive_kernel(CsrView<T> a, const RowBlock* __restric
   index_t cols[ItemsPerThread];
   T vals[ItemsPerThread];
 
-  if (rows == 1) {
+  if (!Staged || rows == 1) {
     T sum = 0;
     for (index_t round = origin; round < block.entry_end; round += capacity) {
       load_round<BlockSize, ItemsPerThread, V>(a, column_base, columns.offsets, round, block.entry_begin,
@@ -309,11 +328,20 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
     else
       fixup_ = SplitRowFixup(pieces.cut_rows);
     has_long_rows_ = DeviceBuffer<std::uint8_t>(row_blocks_.size(), "csr-adaptive long-row marks");
+    staged_ = true;
     if (row_blocks_.size() > 0) {
       const auto count = static_cast<index_t>(row_blocks_.size());
+      DeviceBuffer<int> stream_blocks(1, "csr-adaptive stream-block flag");
+      SPMV_CUDA_CHECK(cudaMemset(stream_blocks.data(), 0, sizeof(int)));
       mark_long_row_blocks_kernel<<<blocks_for(static_cast<std::size_t>(count) * warp_size, 256), 256>>>(
-          device.row_ptr, row_blocks_.data(), count, block_size_, capacity, has_long_rows_.data());
+          device.row_ptr, row_blocks_.data(), count, block_size_, capacity, has_long_rows_.data(),
+          stream_blocks.data());
       SPMV_LAUNCH_CHECK();
+      int any_stream_block = 0;
+      SPMV_CUDA_CHECK(cudaMemcpy(&any_stream_block, stream_blocks.data(), sizeof(int), cudaMemcpyDeviceToHost));
+      const double density = static_cast<double>(device.nnz) /
+                             (static_cast<double>(device.rows) * static_cast<double>(std::max<index_t>(device.cols, 1)));
+      staged_ = any_stream_block != 0 || density >= stageless_density_limit;
     }
     if (column_bits_ == 16)
       column_offsets_ =
@@ -380,6 +408,7 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
   DeviceColumnOffsets column_offsets_;  // empty with 32-bit columns
   mutable DeviceBuffer<T> partials_;  // written by every product
   bool completes_cut_rows_ = false;  // by the kernel's blocks (cut_rows_), else by fixup_
+  bool staged_ = true;  // false: every row block one row, launched without CSR-stream's staging
   SplitRowFixup fixup_;
   SplitRowCompletion cut_rows_;
 
@@ -400,19 +429,26 @@ class CsrAdaptive final : public CsrAlgorithm<T> {
           cut_rows_.view());
     };
     if (completes_cut_rows_)
-      run_with_width<BlockSize, Items, true>(run);
+      run_staged<BlockSize, Items, true>(run);
     else
-      run_with_width<BlockSize, Items, false>(run);
+      run_staged<BlockSize, Items, false>(run);
   }
   template <int BlockSize, int Items, bool CompletesCutRows, class Run>
+  void run_staged(const Run& run) const {
+    if (staged_)
+      run_with_width<BlockSize, Items, CompletesCutRows, true>(run);
+    else
+      run_with_width<BlockSize, Items, CompletesCutRows, false>(run);
+  }
+  template <int BlockSize, int Items, bool CompletesCutRows, bool Staged, class Run>
   void run_with_width(const Run& run) const {
     if constexpr (Items % 4 == 0) {
-      if (vector_width_ == 4) return run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 4, CompletesCutRows>);
+      if (vector_width_ == 4) return run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 4, CompletesCutRows, Staged>);
     }
     if (vector_width_ == 2)
-      run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 2, CompletesCutRows>);
+      run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 2, CompletesCutRows, Staged>);
     else
-      run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 1, CompletesCutRows>);
+      run(spmv_csr_adaptive_kernel<T, BlockSize, Items, 1, CompletesCutRows, Staged>);
   }
 };
 

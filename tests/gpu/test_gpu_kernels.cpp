@@ -378,6 +378,36 @@ TEST(GpuKernels, CsrAdaptiveCompletesCutRows) {
   }
 }
 
+// A matrix whose every row is longer than a row block and spread thinly over
+// x runs csr-adaptive without CSR-stream's staging: in one wave (500 rows, cut
+// rows completed in the product) and in several (3,000 rows, the fix-up), at
+// both precisions' row-block sizes; a dense one keeps the staged launch.
+TEST(GpuKernels, CsrAdaptiveWithoutStagingOnLongSparseRows) {
+  SPMV_GPU_TEST_PRELUDE();
+  for (const index_t rows : {500, 3000}) {
+    std::vector<index_t> row_ptr{0}, col_idx;
+    const index_t cols = 100000;
+    for (index_t r = 0; r < rows; ++r) {
+      const index_t length = 1100 + r % 7 * 600;  // above the 1,021 (f32) and 509 (f64) entries of a row block
+      for (index_t j = 0; j < length; ++j) col_idx.push_back((r * 31 + j * 83) % cols);
+      std::sort(col_idx.end() - length, col_idx.end());
+      col_idx.erase(std::unique(col_idx.end() - length, col_idx.end()), col_idx.end());
+      row_ptr.push_back(static_cast<index_t>(col_idx.size()));
+    }
+    const Csr<double> a =
+        csr_from_arrays(rows, cols, row_ptr, col_idx, test::random_vector<double>(col_idx.size(), 61));
+    for (const auto& params : std::vector<KernelParams>{{}, {{"column_bits", 32}}}) {
+      const test::KernelCase c{Backend::cuda, "csr-adaptive", params};
+      EXPECT_TRUE(check_products<double>(a, "long_sparse_rows_" + std::to_string(rows), c));
+      EXPECT_TRUE(check_products<float>(a, "long_sparse_rows_" + std::to_string(rows), c));
+    }
+  }
+  const Csr<double> dense = generate(parse_generator_spec("dense:rows=300,cols=1500"));
+  const test::KernelCase c{Backend::cuda, "csr-adaptive", {}};
+  EXPECT_TRUE(check_products<double>(dense, "dense_long_rows", c));
+  EXPECT_TRUE(check_products<float>(dense, "dense_long_rows", c));
+}
+
 // csr-adaptive's default items per thread follow the matrix's size against
 // the device's SM count: halved on a matrix of a few row blocks per SM, the
 // precision's default on one of many; vector_width follows unless named,

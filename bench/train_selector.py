@@ -134,6 +134,14 @@ def read_kernel_changes(path):
     return changes
 
 
+def shared_name(path, shared_matrices):
+    """The base name of the matrix file `path` in the shared collection: NAME.mtx.gz for a run's NAME.mtx."""
+    name = os.path.basename(path)
+    if not name.endswith(".gz") and os.path.exists(os.path.join(shared_matrices, name + ".gz")):
+        return name + ".gz"
+    return name
+
+
 def read_results(paths, shared_matrices, kernel_changes, operation="spmv"):
     """SpMV results of `spmv suite` (k = 1, not transposed, no reordering), or with operation "spmm" its SpMM
     results (k > 1).
@@ -163,10 +171,11 @@ def read_results(paths, shared_matrices, kernel_changes, operation="spmv"):
                 r.setdefault("layout", "row-major")
                 if r["kernel"] == "auto" or r.get("device") is None or not r.get("copy_bandwidth_gbs"):
                     continue
-                # A file is named by its base name and found in the shared collection.
+                # A file is named by its base name and found in the shared collection, compressed there
+                # whether or not the run read it compressed.
                 r["_is_file"] = r["set"] != "family"
                 source = r["matrix"]["source"]
-                r["_source"] = os.path.basename(source) if r["_is_file"] else source
+                r["_source"] = shared_name(source, shared_matrices) if r["_is_file"] else source
                 r["_run"] = index
                 unit = unit_key(r) + (r["device"]["name"],)
                 if r["time"] < kernel_changes.get(r["kernel"], ""):

@@ -20,6 +20,7 @@ byte model (roofline_bytes).
 Pure Python (no NumPy), so that it runs wherever the build does.
 """
 import argparse
+import functools
 import gzip
 import json
 import math
@@ -134,6 +135,7 @@ def read_kernel_changes(path):
     return changes
 
 
+@functools.lru_cache(maxsize=None)  # one look-up per matrix, not per result
 def shared_name(path, shared_matrices):
     """The base name of the matrix file `path` in the shared collection: NAME.mtx.gz for a run's NAME.mtx."""
     name = os.path.basename(path)

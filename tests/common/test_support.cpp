@@ -69,6 +69,13 @@ std::string temp_dir() {
   return dir.string();
 }
 
+PlanOptions described_h100() {
+  PlanOptions options;
+  options.backend = Backend::cuda;
+  options.target_device = DeviceProperties{"test H100", 132, std::size_t(50) << 20, 3000.0};
+  return options;
+}
+
 std::string KernelCase::describe() const {
   std::string text = kernel;
   for (const auto& [name, value] : params) text += " " + name + "=" + std::to_string(value);

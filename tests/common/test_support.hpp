@@ -29,6 +29,9 @@ std::string source_dir();
 std::string cli_path();
 // A fresh empty directory under the system temp dir, removed at exit.
 std::string temp_dir();
+// Options of a cuda plan for an H100-like described device (132 SMs, 50 MiB
+// of L2, 3000 GB/s), so that cuda plans are made on machines without a GPU.
+PlanOptions described_h100();
 // The message of the InvalidArgument `f` throws; a test failure (and "")
 // when it throws none.
 std::string invalid_argument_of(const std::function<void()>& f);

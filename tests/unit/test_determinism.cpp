@@ -79,9 +79,7 @@ TEST(Determinism, CudaPlansKeepToDeterministicKernels) {
   const std::vector<KernelInfo> catalogue = kernel_catalogue();
   if (!catalogue_entry(catalogue, Backend::cusparse, "cusparse-csr-alg1")) GTEST_SKIP() << "no CUDA build";
   const Csr<double> a = generate(parse_generator_spec("rmat:scale=12,edge_factor=8"));
-  PlanOptions options;
-  options.backend = Backend::cuda;
-  options.target_device = DeviceProperties{"test H100", 132, std::size_t(50) << 20, 3000.0};
+  PlanOptions options = described_h100();
   options.deterministic = true;
   const Plan plan = make_plan(a, options);
   for (const PlanCandidate& c : plan.candidates) {

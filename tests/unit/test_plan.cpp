@@ -25,14 +25,6 @@
 namespace spmv::test {
 namespace {
 
-// An H100-like device, so that cuda plans are made on machines without a GPU.
-PlanOptions described_h100() {
-  PlanOptions options;
-  options.backend = Backend::cuda;
-  options.target_device = DeviceProperties{"test H100", 132, std::size_t(50) << 20, 3000.0};
-  return options;
-}
-
 const GpuShape h100_shape{132, 2048};
 
 // The analysis make_plan gives format_refusal.

@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(matrix_market libsvm binary plan operator)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(matrix_market libsvm binary plan selector_model operator)
 
 bash scripts/setup.sh clang libclang-rt-14-dev libomp-14-dev
 build_dir=${FUZZ_BUILD_DIR:-build-fuzz}

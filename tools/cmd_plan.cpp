@@ -29,6 +29,7 @@ struct PlanCommandOptions {
   bool explicit_transpose = false;
   int measured_candidates = PlanOptions{}.measured_candidates;
   std::string plan_cache;
+  std::string selector_model;
   bool json = false;
   std::string device_name = "described device";
   int device_multiprocessors = 0;
@@ -46,6 +47,7 @@ void print_plan(const Plan& p, const std::string& source) {
              p.format.empty() ? "" : ", format " + p.format, p.tuning);
   if (!p.options.params.empty()) fmt::print("params      {}\n", params_text(p.options.params));
   fmt::print("reason      {}\n", p.reason);
+  if (!p.selector_model.empty()) fmt::print("model       {}\n", p.selector_model);
   if (p.candidates.empty()) return;
   // A plan without a model for its product (an SpMM plan in a build whose SpMM model
   // covers none of its kernels) lists its candidates unranked.
@@ -91,6 +93,10 @@ int run_plan(const PlanCommandOptions& o, const Csr<double>& matrix, const std::
   options.tuning = o.measure ? Tuning::measure : Tuning::model;
   options.measured_candidates = o.measured_candidates;
   options.plan_cache = o.plan_cache;
+  if (options.spmm_columns > 0)
+    options.spmm_selector_model = o.selector_model;
+  else
+    options.selector_model = o.selector_model;
   options.deterministic = o.deterministic;
   options.explicit_transpose = o.explicit_transpose;
   if (o.device_l2_bytes > 0)
@@ -161,6 +167,10 @@ Command add_plan_command(CLI::App& app) {
   c->add_option("--plan-cache", o->plan_cache,
                 "the plan cache file of --measure (default: $SPMV_PLAN_CACHE, else "
                 "$XDG_CACHE_HOME/spmv/plans.jsonl, else ~/.cache/spmv/plans.jsonl)");
+  c->add_option("--model", o->selector_model,
+                "rank the candidates with this selector model file (scripts/train-selector.sh writes them; with "
+                "--k an SpMM model) instead of the built-in one (default: $SPMV_SELECTOR_MODEL, with --k "
+                "$SPMV_SPMM_SELECTOR_MODEL)");
   c->add_flag("--json", o->json, "print the plan as JSON (make_operator can take it back)");
   CLI::Option* l2 = c->add_option("--device-l2", o->device_l2_bytes,
                                   "plan for a described device instead of this machine's: its L2 bytes (with "

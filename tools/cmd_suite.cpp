@@ -27,6 +27,7 @@
 #include "bench_report.hpp"
 #include "bench_runner.hpp"
 #include "cli_common.hpp"
+#include "select/model.hpp"
 #include "spmv/error.hpp"
 #include "spmv/gen.hpp"
 #include "suite_collection.hpp"
@@ -55,6 +56,16 @@ struct SuiteOptions {
   bool no_flush = false;
   double time_limit_seconds = 0;
 };
+
+// The model auto's plans rank with for the product: the file the
+// environment names (read here, so that a bad one stops the suite before it
+// measures), else the built-in one.
+std::string model_name(detail::ModelProduct product) {
+  const std::string file = detail::selector_model_file(PlanOptions{}, product);
+  if (file.empty()) return "built-in";
+  detail::model_from_file(file, product);
+  return file;
+}
 
 SuiteSet set_from_string(const std::string& name) {
   for (SuiteSet set : {SuiteSet::real, SuiteSet::replicated, SuiteSet::family})
@@ -378,6 +389,9 @@ class SuiteRun {
         {"units_already_measured", plan.already_measured},
         {"units", units},
         {"device", device_json(template_.device)},
+        // auto's models: $SPMV_SELECTOR_MODEL's and $SPMV_SPMM_SELECTOR_MODEL's files, else the built-in ones
+        {"selector_model", model_name(detail::ModelProduct::spmv)},
+        {"spmm_selector_model", model_name(detail::ModelProduct::spmm)},
         {"copy_bandwidth_gbs", template_.copy_bandwidth_gbs
                                    ? nlohmann::ordered_json(*template_.copy_bandwidth_gbs)
                                    : nullptr}};
@@ -405,6 +419,7 @@ int run_suite(const SuiteOptions& o) {
         std::stoll(k) > (1 << 20))
       throw InvalidArgument("suite: --k takes whole numbers from 1 to 1048576, got '" + k + "'");
   for (const std::string& layout : split_commas(o.layouts)) layout_from_string(layout.c_str());
+  for (const auto product : {detail::ModelProduct::spmv, detail::ModelProduct::spmm}) model_name(product);
   SuiteOptions options = o;
   if (options.sets.empty())
     options.sets = std::string(o.collection.empty() ? "" : "real,replicated,") +

@@ -175,6 +175,19 @@ struct PlanOptions {
   // A corrupt file is read past (its bad lines ignored, the plan's reason
   // says so); concurrent writers are safe.
   std::string plan_cache;
+  // A selector model file (spmv-selector-model/2, as scripts/train-selector.sh
+  // writes src/select/models/) to rank the candidates with instead of the
+  // model built into the library: one trained on another GPU's
+  // measurements, or a retrained model compared with the built-in one in the
+  // same process. selector_model ranks the SpMV (and A^T's), spmm_selector_model
+  // the SpMM plans (spmm_columns >= 2, and the operator's own at its first
+  // spmm() of a k). Empty: $SPMV_SELECTOR_MODEL ($SPMV_SPMM_SELECTOR_MODEL),
+  // else the built-in model. make_plan throws IoError for a file it cannot
+  // read, ParseError for a malformed one and InvalidArgument for a model of
+  // other features than this build computes. Plan::selector_model names the
+  // model used.
+  std::string selector_model;
+  std::string spmm_selector_model;
   // Deterministic mode: apply, apply_transposed and spmm give bitwise
   // identical results from run to run, and on any stream, for the same
   // matrix, operands, alpha, beta, kernel, parameters and device (the cpu

@@ -68,6 +68,9 @@ struct Plan {
   // named) or "default" (the backend's own choice).
   std::string tuning;
   std::string reason;  // why this kernel, in one sentence
+  // The model that ranked the candidates: "built-in" or its file's path
+  // (PlanOptions::selector_model); empty where no model ranked them.
+  std::string selector_model;
   double analysis_seconds = 0;   // analyse()
   double selection_seconds = 0;  // features, predictions, refusal checks
   double measurement_seconds = 0;  // the measure mode: builds, uploads and timed products

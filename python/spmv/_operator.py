@@ -13,7 +13,8 @@ _DEVICE_BACKENDS = ("cuda", "cusparse")
 
 
 def _options(matrix, backend, kernel, params, explicit_transpose, spmv_only, device, reordering,
-             expected_products, tuning, measured_candidates, plan_cache, spmm_columns, spmm_layout):
+             expected_products, tuning, measured_candidates, plan_cache, spmm_columns, spmm_layout,
+             selector_model, spmm_selector_model):
     """The plan's options for `matrix` (library_matrix's): a matrix on the
     GPU takes the cuda backend and its own device unless told otherwise."""
     on_device = isinstance(matrix, DeviceMatrix)
@@ -26,7 +27,8 @@ def _options(matrix, backend, kernel, params, explicit_transpose, spmv_only, dev
                               reordering=reordering, expected_products=float(expected_products),
                               tuning=tuning, measured_candidates=measured_candidates,
                               plan_cache=plan_cache or "", spmm_columns=int(spmm_columns),
-                              spmm_layout=spmm_layout)
+                              spmm_layout=spmm_layout, selector_model=str(selector_model or ""),
+                              spmm_selector_model=str(spmm_selector_model or ""))
 
 
 def _native(matrix):
@@ -36,7 +38,8 @@ def _native(matrix):
 
 def make_plan(matrix, backend="auto", kernel=None, params=None, expected_products=100, reordering="none",
               explicit_transpose=False, spmv_only=False, device=None, tuning="model", measured_candidates=3,
-              plan_cache=None, dtype=None, spmm_columns=0, spmm_layout="row"):
+              plan_cache=None, dtype=None, spmm_columns=0, spmm_layout="row", selector_model=None,
+              spmm_selector_model=None):
     """Analyses `matrix` and chooses backend, format and kernel; returns a spmv.Plan.
 
     `matrix`: a scipy.sparse matrix (any format), a cupyx.scipy.sparse matrix,
@@ -53,10 +56,15 @@ def make_plan(matrix, backend="auto", kernel=None, params=None, expected_product
     timed); 0 plans for the SpMV. explicit_transpose=True stores A^T for
     `op.T @ x`; on the cuda backend with no kernel named, A^T then gets a
     plan of its own (plan.transposed), chosen from A^T's structure.
+    selector_model (spmm_selector_model): a selector model file, as
+    scripts/train-selector.sh writes them, to rank the SpMV (SpMM) candidates
+    with instead of the built-in model (default: $SPMV_SELECTOR_MODEL,
+    $SPMV_SPMM_SELECTOR_MODEL); plan.selector_model names the one used.
     """
     library = library_matrix(matrix, dtype)
     options = _options(library, backend, kernel, params, explicit_transpose, spmv_only, device, reordering,
-                       expected_products, tuning, measured_candidates, plan_cache, spmm_columns, spmm_layout)
+                       expected_products, tuning, measured_candidates, plan_cache, spmm_columns, spmm_layout,
+                       selector_model, spmm_selector_model)
     return _spmv.make_plan(_native(library), options)
 
 
@@ -68,11 +76,13 @@ def make_operator(plan, matrix):
 
 def plan(matrix, backend="auto", kernel=None, params=None, expected_products=100, reordering="none",
          explicit_transpose=False, spmv_only=False, device=None, tuning="model", measured_candidates=3,
-         plan_cache=None, dtype=None, spmm_columns=0, spmm_layout="row"):
+         plan_cache=None, dtype=None, spmm_columns=0, spmm_layout="row", selector_model=None,
+         spmm_selector_model=None):
     """make_operator(make_plan(matrix, ...), matrix) in one step: a ready spmv.Operator."""
     library = library_matrix(matrix, dtype)
     options = _options(library, backend, kernel, params, explicit_transpose, spmv_only, device, reordering,
-                       expected_products, tuning, measured_candidates, plan_cache, spmm_columns, spmm_layout)
+                       expected_products, tuning, measured_candidates, plan_cache, spmm_columns, spmm_layout,
+                       selector_model, spmm_selector_model)
     return Operator(_spmv.plan(_native(library), options))
 
 

@@ -20,7 +20,8 @@ Tuning tuning_from_name(const std::string& name) {
 PlanOptions make_options(const std::string& backend, const std::string& kernel, const KernelParams& params,
                          bool explicit_transpose, bool spmv_only, int device, const std::string& reordering,
                          double expected_products, const std::string& tuning, int measured_candidates,
-                         const std::string& plan_cache, index_t spmm_columns, const std::string& spmm_layout) {
+                         const std::string& plan_cache, index_t spmm_columns, const std::string& spmm_layout,
+                         const std::string& selector_model, const std::string& spmm_selector_model) {
   PlanOptions options;
   options.backend = backend_from_string(backend.c_str());
   options.kernel = kernel;
@@ -34,6 +35,8 @@ PlanOptions make_options(const std::string& backend, const std::string& kernel, 
   options.measured_candidates = measured_candidates;
   options.plan_cache = plan_cache;
   options.spmm_columns = spmm_columns;
+  options.selector_model = selector_model;
+  options.spmm_selector_model = spmm_selector_model;
   try {
     options.spmm_layout = layout_from_string(spmm_layout.c_str());
   } catch (const InvalidArgument& e) {
@@ -66,7 +69,8 @@ void bind_plans(py::module_& m) {
   m.def("plan_options", &make_options, py::arg("backend"), py::arg("kernel"), py::arg("params"),
         py::arg("explicit_transpose"), py::arg("spmv_only"), py::arg("device"), py::arg("reordering"),
         py::arg("expected_products"), py::arg("tuning"), py::arg("measured_candidates"), py::arg("plan_cache"),
-        py::arg("spmm_columns"), py::arg("spmm_layout"));
+        py::arg("spmm_columns"), py::arg("spmm_layout"), py::arg("selector_model"),
+        py::arg("spmm_selector_model"));
 
   py::class_<Plan>(m, "Plan", "Which backend, format, kernel and parameters an operator uses, and why.")
       .def_property_readonly("backend", [](const Plan& p) { return to_string(p.options.backend); })
@@ -85,6 +89,7 @@ void bind_plans(py::module_& m) {
       .def_readonly("expected_products", &Plan::expected_products)
       .def_readonly("tuning", &Plan::tuning)
       .def_readonly("reason", &Plan::reason)
+      .def_readonly("selector_model", &Plan::selector_model)
       .def_readonly("analysis_seconds", &Plan::analysis_seconds)
       .def_readonly("selection_seconds", &Plan::selection_seconds)
       .def_readonly("measurement_seconds", &Plan::measurement_seconds)

@@ -491,23 +491,28 @@ void check_matrix(const DeviceCsrView<T>& a, const PlanOptions& options) {
 #endif
 }
 
-// The product a plan is for, in the cache key: an SpMM plan has its own entry
-// for each k and layout.
-std::string product_key(const PlanOptions& options) {
-  return options.spmm_columns == 0 ? ""
-                                   : " spmm " + std::to_string(options.spmm_columns) + " " +
-                                         to_string(options.spmm_layout);
+// The product a plan is for and the model file that ranked it, in the cache
+// key: an SpMM plan has its own entry for each k and layout, and a plan
+// ranked by a model file (whose best candidates the measure mode times) one
+// apart from the built-in model's.
+std::string product_key(const Plan& plan) {
+  const bool model_file = !plan.selector_model.empty() && plan.selector_model != "built-in";
+  const std::string model = model_file ? " model " + plan.selector_model : "";
+  return (plan.options.spmm_columns == 0 ? ""
+                                         : " spmm " + std::to_string(plan.options.spmm_columns) + " " +
+                                               to_string(plan.options.spmm_layout)) +
+         model;
 }
 
 template <class T>
 std::string cache_key(const Csr<T>& a, const MatrixDescription&, const Plan& plan) {
-  return detail::plan_cache_key(a, *plan.device, plan.expected_products) + product_key(plan.options);
+  return detail::plan_cache_key(a, *plan.device, plan.expected_products) + product_key(plan);
 }
 template <class T>
 std::string cache_key(const DeviceCsrView<T>&, const MatrixDescription& described, const Plan& plan) {
   return detail::plan_cache_key(described.device_fingerprint, described.stats, sizeof(T), *plan.device,
                                 plan.expected_products) +
-         product_key(plan.options);
+         product_key(plan);
 }
 
 // A plan for spmm() (PlanOptions::spmm_columns): the candidates are the SpMM
@@ -524,17 +529,17 @@ void plan_spmm(Plan& plan, const Matrix& a, const MatrixDescription& described) 
   const detail::SelectorFeatures features =
       detail::selector_spmm_features(described.stats, sizeof(T), *plan.device, k, plan.options.spmm_layout);
   record_features(plan, features);
-  const detail::SelectorModel* model = nullptr;
+  detail::PlanningModel model;
   std::string no_model;
   try {
-    model = &detail::builtin_spmm_model();
+    model = detail::planning_model(plan.options, detail::ModelProduct::spmm);
   } catch (const Unavailable& e) {
     no_model = e.what();
   }
   const auto ranking_start = clock_type::now();
   std::string unfamiliar;
-  if (model) {
-    unfamiliar = rank_candidates(plan, features, *model, rooflines_of<T>(plan, k));
+  if (model.model) {
+    unfamiliar = rank_candidates(plan, features, *model.model, rooflines_of<T>(plan, k));
     if (plan.candidates.empty()) no_model = "the SpMM model covers no SpMM kernel of this build";
   }
   plan.selection_seconds = seconds_since(ranking_start);
@@ -551,7 +556,8 @@ void plan_spmm(Plan& plan, const Matrix& a, const MatrixDescription& described) 
                   std::to_string(plan.candidates.size()) + " SpMM kernels for " + product + ")";
   } else {
     plan.tuning = "model";
-    choose_candidate(plan, a, described.stats, *model, unfamiliar);
+    plan.selector_model = model.name;
+    choose_candidate(plan, a, described.stats, *model.model, unfamiliar);
   }
 #ifdef SPMV_HAVE_CUDA
   if (plan.options.tuning == Tuning::measure && !plan.candidates.empty()) {
@@ -619,16 +625,18 @@ Plan plan_product(const Matrix& a, const PlanOptions& options) {
     plan_spmm(plan, a, described);
     return plan;
   }
-  const detail::SelectorModel* model = nullptr;
+  detail::PlanningModel model;
   try {
-    model = &detail::builtin_selector_model();
-  } catch (const Unavailable& e) {  // a model of other features: the backend's default, and why
+    model = detail::planning_model(options, detail::ModelProduct::spmv);
+  } catch (const Unavailable& e) {  // a built-in model of other features: the backend's default, and why
     plan.reason = e.what();
     return plan;
   }
   plan.tuning = "model";
+  plan.selector_model = model.name;
   const auto ranking_start = clock_type::now();
-  const std::string unfamiliar = rank_candidates(plan, described.features, *model, rooflines_of<T>(plan, 1));
+  const std::string unfamiliar =
+      rank_candidates(plan, described.features, *model.model, rooflines_of<T>(plan, 1));
   plan.selection_seconds = seconds_since(ranking_start);
 #ifdef SPMV_HAVE_CUDA
   std::optional<PlanCacheEntry> cache;
@@ -638,9 +646,10 @@ Plan plan_product(const Matrix& a, const PlanOptions& options) {
     if (take_cached_choice(plan, *cache)) return plan;
   }
 #endif
-  choose_candidate(plan, a, described.stats, *model, unfamiliar);
+  choose_candidate(plan, a, described.stats, *model.model, unfamiliar);
   if (plan.options.kernel.empty()) {
     plan.tuning = "default";
+    plan.selector_model.clear();
     plan.reason = "the selector's model covers no kernel of this build";
   }
 #ifdef SPMV_HAVE_CUDA

@@ -86,6 +86,8 @@ json options_json(const PlanOptions& o) {
           {"tuning", to_string(o.tuning)},
           {"measured_candidates", o.measured_candidates},
           {"plan_cache", o.plan_cache},
+          {"selector_model", o.selector_model},
+          {"spmm_selector_model", o.spmm_selector_model},
           {"deterministic", o.deterministic}};
 }
 
@@ -103,8 +105,10 @@ PlanOptions options_from(const json& j) {
   o.tuning = tuning_from(j.at("tuning").get<std::string>());
   o.measured_candidates = integer_at<int>(j, "measured_candidates");
   o.plan_cache = j.at("plan_cache").get<std::string>();
-  // Plans saved before deterministic mode or SpMM plans existed lack the keys.
+  // Plans saved before deterministic mode, SpMM plans or model files existed lack the keys.
   if (j.contains("deterministic")) o.deterministic = j.at("deterministic").get<bool>();
+  if (j.contains("selector_model")) o.selector_model = j.at("selector_model").get<std::string>();
+  if (j.contains("spmm_selector_model")) o.spmm_selector_model = j.at("spmm_selector_model").get<std::string>();
   if (j.contains("spmm_columns")) o.spmm_columns = integer_at<index_t>(j, "spmm_columns");
   if (j.contains("spmm_layout")) o.spmm_layout = layout_from_string(j.at("spmm_layout").get<std::string>().c_str());
   return o;
@@ -156,6 +160,7 @@ json plan_json(const Plan& p) {
                   {"expected_products", p.expected_products},
                   {"tuning", p.tuning},
                   {"reason", p.reason},
+                  {"selector_model", p.selector_model},
                   {"analysis_seconds", p.analysis_seconds},
                   {"selection_seconds", p.selection_seconds},
                   {"measurement_seconds", p.measurement_seconds},
@@ -183,6 +188,7 @@ Plan plan_from(const json& j) {
   p.expected_products = j.at("expected_products").get<double>();
   p.tuning = j.at("tuning").get<std::string>();
   p.reason = j.at("reason").get<std::string>();
+  if (j.contains("selector_model")) p.selector_model = j.at("selector_model").get<std::string>();  // since 2026-12-07
   p.analysis_seconds = j.at("analysis_seconds").get<double>();
   p.selection_seconds = j.at("selection_seconds").get<double>();
   p.measurement_seconds = j.at("measurement_seconds").get<double>();

@@ -6,9 +6,15 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -393,31 +399,94 @@ SelectorModel parse_selector_model(const std::string& text) {
 
 namespace {
 
+// The features this build computes for the product (any matrix gives their names).
+const std::vector<std::string>& feature_names_of(ModelProduct product) {
+  static const std::vector<std::string> spmv = selector_features(MatrixStats{}, 8, DeviceProperties{}).names;
+  static const std::vector<std::string> spmm =
+      selector_spmm_features(MatrixStats{}, 8, DeviceProperties{}, 2, Layout::row_major).names;
+  return product == ModelProduct::spmv ? spmv : spmm;
+}
+
+const char* product_name(ModelProduct product) { return product == ModelProduct::spmv ? "SpMV" : "SpMM"; }
+
 // A built-in model, parsed once by the caller's static; refused when its
-// features are not `names`, this build's.
-const SelectorModel& checked_builtin(const SelectorModel& model, const std::vector<std::string>& names,
-                                     const char* what) {
-  if (model.feature_names != names)
-    throw Unavailable(std::string("the built-in ") + what +
+// features are not this build's.
+const SelectorModel& checked_builtin(const SelectorModel& model, ModelProduct product) {
+  if (model.feature_names != feature_names_of(product))
+    throw Unavailable(std::string("the built-in ") + (product == ModelProduct::spmv ? "selector" : "SpMM") +
                       " model was trained on other features than this build computes; retrain it with "
                       "scripts/train-selector.sh");
   return model;
+}
+
+// The built-in model is under 1 MB; a file a hundred times larger is no model of ours.
+constexpr std::uintmax_t largest_model_file_bytes = std::uintmax_t{128} << 20;
+
+// The text of the model file `path`, of `bytes` bytes by its directory entry.
+std::string read_model_text(const std::string& path, std::uintmax_t bytes) {
+  if (bytes > largest_model_file_bytes)
+    throw ParseError(path, 0, "a selector model file of " + std::to_string(bytes) + " bytes (more than " +
+                                  std::to_string(largest_model_file_bytes) + ") is not one");
+  std::ifstream in(path, std::ios::binary);
+  std::string text(static_cast<std::size_t>(bytes), '\0');
+  if (!in || !in.read(text.data(), static_cast<std::streamsize>(bytes)) || in.gcount() != std::streamsize(bytes))
+    throw IoError("selector model file '" + path + "': could not be read");
+  return text;
 }
 
 }  // namespace
 
 const SelectorModel& builtin_selector_model() {
   static const SelectorModel model = parse_selector_model(builtin_selector_model_text);
-  // Any matrix gives this build's feature names.
-  static const std::vector<std::string> names = selector_features(MatrixStats{}, 8, DeviceProperties{}).names;
-  return checked_builtin(model, names, "selector");
+  return checked_builtin(model, ModelProduct::spmv);
 }
 
 const SelectorModel& builtin_spmm_model() {
   static const SelectorModel model = parse_selector_model(builtin_spmm_model_text);
-  static const std::vector<std::string> names =
-      selector_spmm_features(MatrixStats{}, 8, DeviceProperties{}, 2, Layout::row_major).names;
-  return checked_builtin(model, names, "SpMM");
+  return checked_builtin(model, ModelProduct::spmm);
+}
+
+std::string selector_model_file(const PlanOptions& options, ModelProduct product) {
+  const std::string& named = product == ModelProduct::spmv ? options.selector_model : options.spmm_selector_model;
+  if (!named.empty()) return named;
+  const char* variable = product == ModelProduct::spmv ? "SPMV_SELECTOR_MODEL" : "SPMV_SPMM_SELECTOR_MODEL";
+  const char* from_environment = std::getenv(variable);
+  return from_environment ? from_environment : "";
+}
+
+const SelectorModel& model_from_file(const std::string& path, ModelProduct product) {
+  // Parsed models stay for the process (a plan holds no reference past
+  // make_plan, but a rewritten file gets a new entry rather than replacing
+  // one another thread may be ranking with).
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<const SelectorModel>> parsed;
+  std::error_code error;
+  const auto modified = std::filesystem::last_write_time(path, error);
+  if (error) throw IoError("selector model file '" + path + "': " + error.message());
+  const std::uintmax_t bytes = std::filesystem::file_size(path, error);
+  if (error) throw IoError("selector model file '" + path + "': " + error.message());
+  const std::string key = std::string(product_name(product)) + "|" + std::to_string(bytes) + "|" +
+                          std::to_string(modified.time_since_epoch().count()) + "|" + path;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const auto found = parsed.find(key); found != parsed.end()) return *found->second;
+  SelectorModel model;
+  try {
+    model = parse_selector_model(read_model_text(path, bytes));
+  } catch (const ParseError& e) {
+    throw ParseError(path, 0, e.problem());
+  }
+  if (model.feature_names != feature_names_of(product))
+    throw InvalidArgument("selector model file '" + path + "' is not an " + product_name(product) +
+                          " model of this build: its features differ from the " +
+                          std::to_string(feature_names_of(product).size()) +
+                          " this build computes (retrain it with scripts/train-selector.sh)");
+  return *parsed.emplace(key, std::make_unique<const SelectorModel>(std::move(model))).first->second;
+}
+
+PlanningModel planning_model(const PlanOptions& options, ModelProduct product) {
+  const std::string file = selector_model_file(options, product);
+  if (!file.empty()) return {&model_from_file(file, product), file};
+  return {product == ModelProduct::spmv ? &builtin_selector_model() : &builtin_spmm_model(), "built-in"};
 }
 
 }  // namespace spmv::detail

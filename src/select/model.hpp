@@ -107,4 +107,28 @@ const SelectorModel& builtin_selector_model();
 // The same for the SpMM model.
 const SelectorModel& builtin_spmm_model();
 
+// Which product a model ranks kernels for: the SpMV's features or the SpMM's.
+enum class ModelProduct { spmv, spmm };
+
+// The model a plan ranks its candidates with, and how the plan names it.
+struct PlanningModel {
+  const SelectorModel* model = nullptr;
+  std::string name;  // "built-in" or the file's path
+};
+
+// The model file that PlanOptions::selector_model (spmm_selector_model),
+// else $SPMV_SELECTOR_MODEL ($SPMV_SPMM_SELECTOR_MODEL) names for the
+// product; empty: the built-in model.
+std::string selector_model_file(const PlanOptions& options, ModelProduct product);
+
+// The model of the file `path` for the product, read and parsed once per
+// process for each path, size and modification time. Throws IoError when it
+// cannot be read, ParseError naming the file where it is malformed, and
+// InvalidArgument when its features are not this build's for the product.
+const SelectorModel& model_from_file(const std::string& path, ModelProduct product);
+
+// The file's model where the options name one, else the built-in one (which
+// throws Unavailable as above).
+PlanningModel planning_model(const PlanOptions& options, ModelProduct product);
+
 }  // namespace spmv::detail

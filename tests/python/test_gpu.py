@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse
 
 import spmv
-from conftest import assert_product_close, require_gpu
+from conftest import assert_product_close, require_gpu, source_dir
 
 pytestmark = pytest.mark.gpu
 DTYPES = [np.float32, np.float64]
@@ -131,6 +131,24 @@ def test_spmm_plan_chooses_an_spmm_kernel(cupy, order):
     expected = a @ b
     for j in range(8):
         assert_product_close(c[:, j].get(), a, b[:, j], expected[:, j])
+
+
+def test_a_model_file_ranks_the_candidates(cupy, tmp_path):
+    import json
+    with open(f"{source_dir()}/src/select/models/sm90.json") as f:
+        model = json.load(f)
+    model["kernels"] = [k for k in model["kernels"] if k["backend"] == "cusparse"]
+    vendor_only = tmp_path / "vendor-only.json"
+    vendor_only.write_text(json.dumps(model))
+    a = random_matrix(3000, 3000, np.float64)
+    assert spmv.make_plan(a, backend="cuda").selector_model == "built-in"
+    plan = spmv.make_plan(a, backend="cuda", selector_model=vendor_only)
+    assert plan.selector_model == str(vendor_only) and plan.backend == "cusparse", plan.reason
+    assert {c["backend"] for c in plan.candidates} == {"cusparse"}
+    x = np.random.default_rng(6).uniform(-1, 1, 3000)
+    assert_product_close((spmv.make_operator(plan, a) @ cupy.asarray(x)).get(), a, x, a @ x)
+    with pytest.raises(OSError, match="no-such-model"):
+        spmv.make_plan(a, backend="cuda", selector_model=tmp_path / "no-such-model.json")
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -11,7 +11,12 @@ ideal: 1 - the least setup + expected_products x product of any kernel over
 auto's (whose setup includes the plan's analysis); at 10^6 products that is
 the product's loss. SpMM units (k > 1) are summarised apart, per k and layout
 of B and C ("family k=16 col-major"). Prints markdown.
-    bench/auto_vs_cusparse.py RESULTS.jsonl[.gz] [--worst N]
+
+--auto-from AUTO_RESULTS judges the auto of another run (e.g. `spmv suite
+--kernels auto` with $SPMV_SELECTOR_MODEL naming a retrained model) on the
+units of RESULTS: against the best cuSPARSE of its own run, and against the
+ideal of RESULTS' kernels (its auto replaced by the other run's).
+    bench/auto_vs_cusparse.py RESULTS.jsonl[.gz] [--auto-from AUTO_RESULTS] [--worst N]
 """
 import argparse
 import gzip
@@ -27,6 +32,15 @@ def read(path):
         return [json.loads(line) for line in f]
 
 
+def by_unit(results):
+    """{(set and product, matrix, precision): {kernel: result}}"""
+    units = defaultdict(dict)
+    for r in results:
+        product = "" if r.get("k", 1) == 1 else f" k={r['k']} {r.get('layout', 'row-major')}"
+        units[(r["set"] + product, r["matrix"]["name"], r["precision"])][r["kernel"]] = r
+    return units
+
+
 def cost_seconds(r):
     """What the plan minimises: setup + expected products x product."""
     return r["setup_seconds"] + r["expected_products"] * r["median_ms"] * 1e-3
@@ -36,15 +50,20 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("results")
     parser.add_argument("--worst", type=int, default=8, help="list this many units of the lowest ratio")
+    parser.add_argument("--auto-from", help="judge this run's auto instead (against its own run's cuSPARSE)")
     args = parser.parse_args()
-    units = defaultdict(dict)
-    for r in read(args.results):
-        product = "" if r.get("k", 1) == 1 else f" k={r['k']} {r.get('layout', 'row-major')}"
-        units[(r["set"] + product, r["matrix"]["name"], r["precision"])][r["kernel"]] = r
+    units = by_unit(read(args.results))
+    vendor_of = units
+    if args.auto_from:
+        vendor_of = by_unit(read(args.auto_from))
+        for key, by_kernel in units.items():
+            by_kernel.pop("auto", None)
+            if "auto" in vendor_of.get(key, {}):
+                by_kernel["auto"] = vendor_of[key]["auto"]
     rows, missing = [], []
     for key, by_kernel in sorted(units.items()):
         auto = by_kernel.get("auto")
-        vendor_runs = [r for r in by_kernel.values() if r["backend"] == "cusparse" and r["status"] == "ok"]
+        vendor_runs = [r for r in vendor_of.get(key, {}).values() if r["backend"] == "cusparse" and r["status"] == "ok"]
         vendor = [r["median_ms"] for r in vendor_runs]
         if not auto or auto["status"] != "ok" or not vendor:
             missing.append((key, auto["message"] if auto else "no auto row"))

@@ -77,3 +77,17 @@ kernel_suite() {  # BUILD NAME SECONDS SOURCE...
     --runs 20 --host-runs 0 --expected-products 1e6 --time-limit $seconds --out $O/$name-$build > $O/$name-$build.log 2>&1
   echo "$name $build exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
 }
+
+# auto beside cuSPARSE's algorithms at 10^6 expected products, f64 and f32, with the build in /tmp/b/new and auto's
+# plans ranked by the selector model file MODEL (SPMV_SELECTOR_MODEL; "built-in": the library's own), on the matrices
+# that SOURCE... (spmv suite's arguments) name, measuring for SECONDS at most: $O/NAME-TAG/results.jsonl and its log;
+# its exit status in $OUT/times.txt.
+model_suite() {  # MODEL TAG NAME SECONDS SOURCE...
+  local model=$1 tag=$2 name=$3 seconds=$4
+  shift 4
+  [ "$model" = built-in ] && model=
+  SPMV_SELECTOR_MODEL=$model timeout $((seconds + 15)) $B/spmv suite "$@" --backend cuda --kernels auto \
+    --precision f64,f32 --runs 20 --host-runs 0 --expected-products 1e6 --time-limit $seconds --out $O/$name-$tag \
+    > $O/$name-$tag.log 2>&1
+  echo "$name $tag exit $? at $(( $(date +%s) - t0 )) s" >> $OUT/times.txt
+}

@@ -62,7 +62,7 @@ struct SuiteOptions {
 // measures), else the built-in one.
 std::string model_name(detail::ModelProduct product) {
   const std::string file = detail::selector_model_file(PlanOptions{}, product);
-  if (file.empty()) return "built-in";
+  if (file.empty()) return detail::builtin_model_name;
   detail::model_from_file(file, product);
   return file;
 }

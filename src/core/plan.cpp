@@ -496,12 +496,12 @@ void check_matrix(const DeviceCsrView<T>& a, const PlanOptions& options) {
 // ranked by a model file (whose best candidates the measure mode times) one
 // apart from the built-in model's.
 std::string product_key(const Plan& plan) {
-  const bool model_file = !plan.selector_model.empty() && plan.selector_model != "built-in";
-  const std::string model = model_file ? " model " + plan.selector_model : "";
-  return (plan.options.spmm_columns == 0 ? ""
-                                         : " spmm " + std::to_string(plan.options.spmm_columns) + " " +
-                                               to_string(plan.options.spmm_layout)) +
-         model;
+  std::string key;
+  if (plan.options.spmm_columns > 0)
+    key = " spmm " + std::to_string(plan.options.spmm_columns) + " " + to_string(plan.options.spmm_layout);
+  if (!plan.selector_model.empty() && plan.selector_model != detail::builtin_model_name)
+    key += " model " + plan.selector_model;
+  return key;
 }
 
 template <class T>

@@ -486,7 +486,7 @@ const SelectorModel& model_from_file(const std::string& path, ModelProduct produ
 PlanningModel planning_model(const PlanOptions& options, ModelProduct product) {
   const std::string file = selector_model_file(options, product);
   if (!file.empty()) return {&model_from_file(file, product), file};
-  return {product == ModelProduct::spmv ? &builtin_selector_model() : &builtin_spmm_model(), "built-in"};
+  return {product == ModelProduct::spmv ? &builtin_selector_model() : &builtin_spmm_model(), builtin_model_name};
 }
 
 }  // namespace spmv::detail

@@ -110,10 +110,13 @@ const SelectorModel& builtin_spmm_model();
 // Which product a model ranks kernels for: the SpMV's features or the SpMM's.
 enum class ModelProduct { spmv, spmm };
 
+// How a plan names the model built into the library (Plan::selector_model).
+inline constexpr const char* builtin_model_name = "built-in";
+
 // The model a plan ranks its candidates with, and how the plan names it.
 struct PlanningModel {
   const SelectorModel* model = nullptr;
-  std::string name;  // "built-in" or the file's path
+  std::string name;  // builtin_model_name or the file's path
 };
 
 // The model file that PlanOptions::selector_model (spmm_selector_model),

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -23,16 +24,39 @@
 
 namespace spmv::detail {
 
-double RegressionTree::predict(const std::vector<double>& features) const {
-  int node = 0;
-  while (feature[node] >= 0) node = features[feature[node]] < threshold[node] ? left[node] : right[node];
-  return value[node];
+void TreeEnsemble::add_tree(const std::vector<int>& feature, const std::vector<double>& threshold,
+                            const std::vector<int>& left, const std::vector<int>& right,
+                            const std::vector<double>& value) {
+  roots_.push_back(static_cast<std::int32_t>(nodes_.size()));
+  // Depth first, the right child waiting on the stack with the index of the
+  // split whose `right` it fills in.
+  std::vector<std::pair<int, std::int32_t>> pending{{0, -1}};
+  while (!pending.empty()) {
+    const auto [node, parent] = pending.back();
+    pending.pop_back();
+    const auto at = static_cast<std::int32_t>(nodes_.size());
+    if (parent >= 0) nodes_[parent].right = at;
+    const bool split = feature[node] >= 0;
+    nodes_.push_back({split ? threshold[node] : value[node], split ? feature[node] : -1, -1});
+    if (!split) continue;
+    pending.emplace_back(right[node], at);
+    pending.emplace_back(left[node], -1);  // next: it follows its parent
+  }
+}
+
+double TreeEnsemble::predict(double base, double learning_rate, const std::vector<double>& features) const {
+  double sum = base;
+  for (const std::int32_t root : roots_) {
+    const Node* node = &nodes_[root];
+    while (node->feature >= 0)
+      node = features[node->feature] < node->threshold_or_value ? node + 1 : &nodes_[node->right];
+    sum += learning_rate * node->threshold_or_value;
+  }
+  return sum;
 }
 
 double KernelModel::predict_log2_slowdown(const std::vector<double>& features) const {
-  double sum = base;
-  for (const RegressionTree& tree : trees) sum += learning_rate * tree.predict(features);
-  return sum;
+  return trees.predict(base, learning_rate, features);
 }
 
 bool SelectorModel::trained_near(const KernelModel& kernel, const std::vector<double>& features) const {
@@ -41,11 +65,13 @@ bool SelectorModel::trained_near(const KernelModel& kernel, const std::vector<do
     if (features[i] > kernel.feature_max[i] + range_slack && !open_above[i]) return false;
   }
   if (kernel.near_points.empty()) return true;
-  return std::any_of(kernel.near_points.begin(), kernel.near_points.end(), [&](const std::vector<double>& point) {
-    for (std::size_t j = 0; j < near_features.size(); ++j)
-      if (std::abs(features[near_features[j]] - point[j]) > near_slack) return false;
-    return true;
-  });
+  const std::size_t dimensions = near_features.size();
+  for (std::size_t point = 0; point < kernel.near_points.size(); point += dimensions) {
+    std::size_t j = 0;
+    while (j < dimensions && std::abs(features[near_features[j]] - kernel.near_points[point + j]) <= near_slack) ++j;
+    if (j == dimensions) return true;
+  }
+  return false;
 }
 
 namespace {
@@ -244,28 +270,36 @@ void read_object(ModelText& text, const char* what, const KeyReaders& readers, c
     if (!seen[i]) fail(std::string(what) + " has no '" + readers[i].first + "'");
 }
 
-// Children come after their parent, so every walk from the root ends.
-RegressionTree read_tree(ModelText& text, std::size_t feature_count) {
-  RegressionTree tree;
+// Reads a tree of the file into `trees`, marking the features it splits on in
+// `split_on`. Children come after their parent, so every walk from the root
+// ends, and have one parent each, so the packed tree is no larger than the
+// file's.
+void read_tree(ModelText& text, std::size_t feature_count, TreeEnsemble& trees, std::vector<bool>& split_on) {
+  std::vector<int> feature, left, right;
+  std::vector<double> threshold, value;
   read_object(text, "a tree",
-              {{"value", [&] { tree.value = text.numbers<double>(); }},
-               {"feature", [&] { tree.feature = text.numbers<int>(); }},
-               {"threshold", [&] { tree.threshold = text.numbers<double>(); }},
-               {"left", [&] { tree.left = text.numbers<int>(); }},
-               {"right", [&] { tree.right = text.numbers<int>(); }}});
-  const std::size_t nodes = tree.value.size();
+              {{"value", [&] { value = text.numbers<double>(); }},
+               {"feature", [&] { feature = text.numbers<int>(); }},
+               {"threshold", [&] { threshold = text.numbers<double>(); }},
+               {"left", [&] { left = text.numbers<int>(); }},
+               {"right", [&] { right = text.numbers<int>(); }}});
+  const std::size_t nodes = value.size();
   if (nodes == 0) fail("a tree has an empty 'value' array");
-  if (tree.feature.size() != nodes || tree.threshold.size() != nodes || tree.left.size() != nodes ||
-      tree.right.size() != nodes)
+  if (feature.size() != nodes || threshold.size() != nodes || left.size() != nodes || right.size() != nodes)
     fail("a tree's arrays have different lengths");
+  std::vector<bool> has_parent(nodes, false);
   for (std::size_t i = 0; i < nodes; ++i) {
-    if (tree.feature[i] < 0) continue;
+    if (feature[i] < 0) continue;
     const auto child_ok = [&](int child) { return child > static_cast<int>(i) && child < static_cast<int>(nodes); };
-    if (static_cast<std::size_t>(tree.feature[i]) >= feature_count || !child_ok(tree.left[i]) ||
-        !child_ok(tree.right[i]))
+    if (static_cast<std::size_t>(feature[i]) >= feature_count || !child_ok(left[i]) || !child_ok(right[i]))
       fail("tree node " + std::to_string(i) + " has a feature or child out of range");
+    for (const int child : {left[i], right[i]}) {
+      if (has_parent[child]) fail("tree node " + std::to_string(child) + " is the child of two nodes");
+      has_parent[child] = true;
+    }
+    split_on[feature[i]] = true;
   }
-  return tree;
+  trees.add_tree(feature, threshold, left, right, value);
 }
 
 // The indices in `names` of the features `listed`; a name not among them is an error.
@@ -294,13 +328,29 @@ ByteModel byte_model_from(const std::string& name) {
   fail("unknown byte_model '" + name + "' (csr or dense)");
 }
 
+// A kernel as read, with the length its near points share, if it has any
+// (checked against the model's near_features once the whole file is read).
+struct ReadKernel {
+  KernelModel model;
+  std::optional<std::size_t> near_point_length;
+};
+
 // The kernels come after "features" in the file (the trees' feature indices
 // are checked against its length).
-KernelModel read_kernel(ModelText& text, const std::vector<std::string>& feature_names) {
+ReadKernel read_kernel(ModelText& text, const std::vector<std::string>& feature_names) {
   const std::size_t feature_count = feature_names.size();
   if (feature_count == 0) fail("'kernels' comes before 'features'");
-  KernelModel kernel;
+  ReadKernel read;
+  KernelModel& kernel = read.model;
   std::vector<std::string> own_features;
+  std::vector<bool> split_on(feature_count, false);
+  const auto read_near_point = [&] {
+    const std::vector<double> point = text.numbers<double>();
+    if (read.near_point_length && point.size() != *read.near_point_length)
+      fail("kernel " + kernel.kernel + "'s near points differ in length");
+    read.near_point_length = point.size();
+    kernel.near_points.insert(kernel.near_points.end(), point.begin(), point.end());
+  };
   read_object(text, "a kernel",
               {{"kernel", [&] { kernel.kernel = text.string(); }},
                {"backend", [&] { kernel.backend = backend_from_string(text.string().c_str()); }},
@@ -312,22 +362,21 @@ KernelModel read_kernel(ModelText& text, const std::vector<std::string>& feature
                {"uncertainty_log2", [&] { kernel.uncertainty_log2 = text.number(); }},
                {"feature_min", [&] { kernel.feature_min = text.numbers<double>(); }},
                {"feature_max", [&] { kernel.feature_max = text.numbers<double>(); }},
-               {"trees", [&] { text.array([&] { kernel.trees.push_back(read_tree(text, feature_count)); }); }}},
+               {"trees", [&] { text.array([&] { read_tree(text, feature_count, kernel.trees, split_on); }); }}},
               {{"params", [&] {
                  text.object([&](const std::string& name) { kernel.params[name] = text.integer(); });
                }},
-               {"near_points", [&] { text.array([&] { kernel.near_points.push_back(text.numbers<double>()); }); }},
+               {"near_points", [&] { text.array(read_near_point); }},
                {"byte_model", [&] { kernel.byte_model = byte_model_from(text.string()); }},
                {"features", [&] { own_features = text.strings(); }}});
   if (kernel.feature_min.size() != feature_count || kernel.feature_max.size() != feature_count)
     fail("kernel " + kernel.kernel + "'s feature range has the wrong length");
   if (own_features.empty()) own_features = feature_names;  // not listed: it reads every feature
   kernel.features = feature_indices(feature_names, own_features, "features");
-  for (const RegressionTree& tree : kernel.trees)
-    for (const int f : tree.feature)
-      if (f >= 0 && std::find(kernel.features.begin(), kernel.features.end(), f) == kernel.features.end())
-        fail("kernel " + kernel.kernel + "'s trees split on '" + feature_names[f] + "', which its 'features' leave out");
-  return kernel;
+  for (std::size_t f = 0; f < feature_count; ++f)
+    if (split_on[f] && std::find(kernel.features.begin(), kernel.features.end(), f) == kernel.features.end())
+      fail("kernel " + kernel.kernel + "'s trees split on '" + feature_names[f] + "', which its 'features' leave out");
+  return read;
 }
 
 }  // namespace
@@ -341,6 +390,11 @@ SelectorModel parse_selector_model(const std::string& text) {
     // The kernels in parallel; the first bad one in file order is reported.
     // Text whose brackets or quotes do not match is read again in order, for
     // the byte where it first goes wrong (the matching only finds the end).
+    std::vector<std::optional<std::size_t>> near_point_lengths;  // per kernel
+    const auto keep = [&](std::size_t k, ReadKernel&& read) {
+      model.kernels[k] = std::move(read.model);
+      near_point_lengths[k] = read.near_point_length;
+    };
     const auto read_kernels = [&] {
       const ModelText at_kernels = reader;
       std::vector<ModelText> texts;
@@ -348,15 +402,20 @@ SelectorModel parse_selector_model(const std::string& text) {
         texts = reader.array_elements();
       } catch (const ParseError&) {
         reader = at_kernels;
-        return reader.array([&] { model.kernels.push_back(read_kernel(reader, model.feature_names)); });
+        return reader.array([&] {
+          model.kernels.emplace_back();
+          near_point_lengths.emplace_back();
+          keep(model.kernels.size() - 1, read_kernel(reader, model.feature_names));
+        });
       }
       const auto count = static_cast<std::int64_t>(texts.size());
       model.kernels.resize(texts.size());
+      near_point_lengths.resize(texts.size());
       std::vector<std::exception_ptr> errors(texts.size());
 #pragma omp parallel for schedule(dynamic, 1) if (count > 1)
       for (std::int64_t k = 0; k < count; ++k) {
         try {
-          model.kernels[k] = read_kernel(texts[k], model.feature_names);
+          keep(k, read_kernel(texts[k], model.feature_names));
           texts[k].finish();
         } catch (...) {
           errors[k] = std::current_exception();
@@ -380,11 +439,10 @@ SelectorModel parse_selector_model(const std::string& text) {
                  {"near_slack", [&] { model.near_slack = reader.number(); }}});
     reader.finish();
     model.near_features = feature_indices(model.feature_names, near_features, "near_features");
-    for (const KernelModel& kernel : model.kernels)
-      for (const std::vector<double>& point : kernel.near_points)
-        if (point.size() != model.near_features.size())
-          fail("kernel " + kernel.kernel + " has a near point of " + std::to_string(point.size()) + " values for " +
-               std::to_string(model.near_features.size()) + " near_features");
+    for (std::size_t k = 0; k < model.kernels.size(); ++k)
+      if (near_point_lengths[k] && *near_point_lengths[k] != model.near_features.size())
+        fail("kernel " + model.kernels[k].kernel + " has near points of " + std::to_string(*near_point_lengths[k]) +
+             " values for " + std::to_string(model.near_features.size()) + " near_features");
     model.open_below = feature_flags(model.feature_names, open_below, "open_below");
     model.open_above = feature_flags(model.feature_names, open_above, "open_above");
     if (format != "spmv-selector-model/2") fail("not an spmv-selector-model/2 file");

@@ -2,6 +2,7 @@
 // refusal checks against the format builders, and bad plans.
 #include <algorithm>
 #include <functional>
+#include <random>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -456,6 +457,17 @@ TEST(SelectorModel, MalformedModelsAreRefused) {
   const std::string cycle = R"({"feature":[1,1,-1],"threshold":[0.5,0.5,0],"left":[1,0,-1],"right":[2,2,-1],)"
                             R"("value":[0,0,2]})";
   EXPECT_THROW(detail::parse_selector_model(with_tree(cycle)), ParseError);
+  // Children in any order after their parent: the packed tree walks the same paths.
+  const std::string unordered = R"({"feature":[1,0,-1,-1,-1],"threshold":[0.5,0.5,0,0,0],"left":[3,4,-1,-1,-1],)"
+                                R"("right":[1,2,-1,-1,-1],"value":[0,0,7,-1,4]})";
+  const detail::SelectorModel reordered = detail::parse_selector_model(with_tree(unordered));
+  EXPECT_EQ(reordered.kernels.at(0).predict_log2_slowdown({0, 0.2}), -1);
+  EXPECT_EQ(reordered.kernels.at(0).predict_log2_slowdown({0.2, 0.7}), 4);
+  EXPECT_EQ(reordered.kernels.at(0).predict_log2_slowdown({0.7, 0.7}), 7);
+  // A node reached from two splits would be packed once per path: refused.
+  const std::string shared_child = R"({"feature":[1,1,-1],"threshold":[0.5,0.5,0],"left":[1,2,-1],"right":[2,2,-1],)"
+                                   R"("value":[0,0,2]})";
+  EXPECT_THROW(detail::parse_selector_model(with_tree(shared_child)), ParseError);
   const std::string bad_feature = R"({"feature":[7,-1,-1],"threshold":[0.5,0,0],"left":[1,-1,-1],)"
                                   R"("right":[2,-1,-1],"value":[0,-1,2]})";
   EXPECT_THROW(detail::parse_selector_model(with_tree(bad_feature)), ParseError);
@@ -497,6 +509,7 @@ TEST(SelectorModel, TheNearnessGuardTakesTheFeaturesTogether) {
   // A point of the wrong length, points without near features and an unknown near feature are refused.
   EXPECT_THROW(detail::parse_selector_model(model_with(R"(,"near_points":[[0,0,0]])", near)), ParseError);
   EXPECT_THROW(detail::parse_selector_model(model_with(R"(,"near_points":[[0,0]])", "")), ParseError);
+  EXPECT_THROW(detail::parse_selector_model(model_with(R"(,"near_points":[[0,0],[0,0,0]])", near)), ParseError);
   EXPECT_THROW(detail::parse_selector_model(model_with("", R"(,"near_features":["d"],"near_slack":1)")), ParseError);
   EXPECT_THROW(detail::parse_selector_model(model_with("", R"(,"near_features":["a"],"near_slack":-1)")), ParseError);
 }
@@ -528,6 +541,20 @@ TEST(SelectorModel, AKernelsOwnFeaturesAndByteModel) {
   EXPECT_THROW(detail::parse_selector_model(model_with(R"(,"byte_model":"coo")")), ParseError);
 }
 
+// A kernel's prediction from the model file's JSON, walking its trees as the file lists them.
+double predicted_by_json(const nlohmann::json& kernel, const std::vector<double>& features) {
+  double sum = kernel.at("base").get<double>();
+  for (const nlohmann::json& tree : kernel.at("trees")) {
+    std::size_t node = 0;
+    while (tree.at("feature")[node].get<int>() >= 0)
+      node = features[tree.at("feature")[node].get<std::size_t>()] < tree.at("threshold")[node].get<double>()
+                 ? tree.at("left")[node].get<std::size_t>()
+                 : tree.at("right")[node].get<std::size_t>();
+    sum += kernel.at("learning_rate").get<double>() * tree.at("value")[node].get<double>();
+  }
+  return sum;
+}
+
 // The model's own reader against a general JSON parser, on every number of
 // the built-in model; then text that is not a model.
 TEST(SelectorModel, ReaderAgreesWithAJsonParser) {
@@ -548,13 +575,15 @@ TEST(SelectorModel, ReaderAgreesWithAJsonParser) {
     EXPECT_EQ(kernel.params, expected.value("params", nlohmann::json::object()).get<KernelParams>());
     EXPECT_EQ(kernel.byte_model == detail::ByteModel::dense, expected.value("byte_model", "csr") == "dense");
     EXPECT_EQ(kernel.features.size(), expected.value("features", nlohmann::json::array()).size());
-    ASSERT_EQ(kernel.trees.size(), expected.at("trees").size());
-    for (std::size_t t = 0; t < kernel.trees.size(); ++t) {
-      const nlohmann::json& tree = expected.at("trees")[t];
-      EXPECT_EQ(kernel.trees[t].threshold, tree.at("threshold").get<std::vector<double>>());
-      EXPECT_EQ(kernel.trees[t].value, tree.at("value").get<std::vector<double>>());
-      EXPECT_EQ(kernel.trees[t].feature, tree.at("feature").get<std::vector<int>>());
-      EXPECT_EQ(kernel.trees[t].right, tree.at("right").get<std::vector<int>>());
+    ASSERT_EQ(kernel.trees.tree_count(), expected.at("trees").size());
+    // The packed trees predict what the file's arrays do, to the bit, at random points over (and a little
+    // beyond) the kernel's training range.
+    std::mt19937 random(static_cast<unsigned>(k));
+    for (int trial = 0; trial < 200; ++trial) {
+      std::vector<double> features(model.feature_names.size());
+      for (std::size_t f = 0; f < features.size(); ++f)
+        features[f] = std::uniform_real_distribution<double>(kernel.feature_min[f] - 1, kernel.feature_max[f] + 1)(random);
+      EXPECT_EQ(kernel.predict_log2_slowdown(features), predicted_by_json(expected, features));
     }
   }
   const std::string text = detail::builtin_selector_model_text;

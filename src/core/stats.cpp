@@ -634,61 +634,30 @@ class DistinctKeys {
   std::int64_t count_ = 0;
 };
 
-// The distinct keys in [0, universe) inserted since the last clear(), as one
-// bit per key: where a set holds many keys of a small universe, denser in
-// cache than DistinctKeys' table, whose probes miss it. clear() zeroes only
-// the words that insertions touched.
-class DistinctBoundedKeys {
- public:
-  explicit DistinctBoundedKeys(std::size_t universe) : bits_((universe + 63) / 64, 0) {}
-  void clear() {
-    for (const std::size_t word : touched_) bits_[word] = 0;
-    touched_.clear();
-    count_ = 0;
-  }
-  void insert(std::size_t key) {
-    std::uint64_t& word = bits_[key / 64];
-    const std::uint64_t bit = std::uint64_t{1} << (key % 64);
-    if (word & bit) return;
-    if (word == 0) touched_.push_back(key / 64);
-    word |= bit;
-    ++count_;
-  }
-  std::int64_t count() const { return count_; }
-  // Bytes of the bitmap of a universe of this size.
-  static std::size_t bytes_for(std::size_t universe) { return (universe + 63) / 64 * sizeof(std::uint64_t); }
-
- private:
-  std::vector<std::uint64_t> bits_;
-  std::vector<std::size_t> touched_;
-  std::int64_t count_ = 0;
-};
-
 using BlockShape = std::pair<index_t, index_t>;  // rows, columns
 
 // Occupied blocks are counted block row by block row, the distinct block
-// columns of each in a small set. A block row of few entries among many block
-// columns (most matrices) takes a hash set of its own size: a mark per block
-// column would cost memory and time in the column count, more than a sample
-// reads. One of many entries against few block columns (a wide LP's long
-// rows, dense rows) takes a bitmap of the block columns, no larger than the
-// hash set would be. The shapes of one height (result[s] for s in `shapes`)
-// share the pass: a block row's entries are read once for all their widths.
+// columns of each in a small set. A block row whose block columns lie close
+// together (banded and FEM matrices, a wide LP's long rows, dense rows) marks
+// them in a bitmap of the span they cover, then counts its bits: no branch
+// per entry. One whose block columns are scattered (graphs, random columns)
+// takes a hash set of its own size: a bitmap of its span would cost more to
+// clear than the hash set's probes, whose mispredicted branches cost about
+// ten words cleared each. The shapes of one height (result[s] for s in
+// `shapes`) share the pass: a block row's entries are read once for all their
+// widths.
 template <class T>
-void count_blocks(const std::vector<RowSpan<T>>& spans, index_t cols, index_t block_rows,
+void count_blocks(const std::vector<RowSpan<T>>& spans, index_t block_rows,
                   const std::vector<std::size_t>& shapes, std::vector<BlockDensity>& result) {
   const std::size_t widths = shapes.size();
   // A division would cost more than the rest of the loop; the selector's widths are powers of two.
   std::vector<index_t> width(widths);
   std::vector<int> shift(widths, -1);  // -1: divide
-  std::vector<std::size_t> block_cols(widths);
   for (std::size_t w = 0; w < widths; ++w) {
     width[w] = result[shapes[w]].block_cols;
     if ((width[w] & (width[w] - 1)) == 0) shift[w] = __builtin_ctz(static_cast<unsigned>(width[w]));
-    block_cols[w] = static_cast<std::size_t>((std::int64_t{cols} + width[w] - 1) / width[w]);
   }
-  // DistinctKeys' table for n keys: at least 2n slots of 8 bytes.
-  const auto hash_set_bytes = [](index_t keys) { return 16 * static_cast<std::size_t>(keys); };
+  constexpr std::size_t bitmap_words_per_entry = 1;
   // The block rows each range touches; each counts only the range's rows.
   std::vector<RowRange> block_row_ranges;
   for (const RowRange& range : rows_of(spans))
@@ -699,7 +668,7 @@ void count_blocks(const std::vector<RowSpan<T>>& spans, index_t cols, index_t bl
 #pragma omp parallel reduction(+ : entries) if (entries_in(spans) >= parallel_from)
   {
     std::vector<DistinctKeys<index_t>> columns(widths);
-    std::vector<std::unique_ptr<DistinctBoundedKeys>> marks(widths);  // made at the first block row that needs one
+    std::vector<std::uint64_t> bitmap;  // grows to the widest span marked, at most a bit per block column
     std::vector<std::int64_t> my_occupied(widths, 0);
 #pragma omp for schedule(dynamic, 1)
     for (index_t c = 0; c < pieces.chunks(); ++c)
@@ -709,25 +678,43 @@ void count_blocks(const std::vector<RowSpan<T>>& spans, index_t cols, index_t bl
         const auto first_row = static_cast<index_t>(std::max<std::int64_t>(top, span.rows.begin));
         const auto end_row = static_cast<index_t>(std::min<std::int64_t>(top + block_rows, span.rows.end));
         const index_t count = span.start(end_row) - span.start(first_row);
+        if (count == 0) return;
         const index_t* block_columns = span.columns(first_row);  // the block's rows, one after another
         entries += count;
+        const auto [lowest, highest] = std::minmax_element(block_columns, block_columns + count);
         for (std::size_t w = 0; w < widths; ++w) {  // the block row's entries stay in cache from one width to the next
-          const auto distinct_block_columns = [&](auto& set) {
-            index_t previous = -1;  // a row's entries are sorted: repeats are adjacent
+          const auto block_of = [&](index_t col) { return shift[w] >= 0 ? col >> shift[w] : col / width[w]; };
+          const index_t first = block_of(*lowest);
+          const auto words = static_cast<std::size_t>(block_of(*highest) - first) / 64 + 1;
+          if (words <= bitmap_words_per_entry * static_cast<std::size_t>(count)) {
+            if (bitmap.size() < words) bitmap.resize(words);  // zeros, as the count below leaves every word
+            // A row's entries are sorted, so runs of them mark one word: its bits are gathered in a
+            // register (an OR into memory per entry waits on the store before it).
+            std::size_t word = 0;
+            std::uint64_t bits = 0;
             for (index_t k = 0; k < count; ++k) {
-              const index_t block_col = shift[w] >= 0 ? block_columns[k] >> shift[w] : block_columns[k] / width[w];
-              if (block_col != previous) set.insert(block_col);
-              previous = block_col;
+              const auto bit = static_cast<std::size_t>(block_of(block_columns[k]) - first);
+              if (bit / 64 != word) {
+                bitmap[word] |= bits;
+                word = bit / 64;
+                bits = 0;
+              }
+              bits |= std::uint64_t{1} << (bit % 64);
             }
-            return set.count();
-          };
-          if (DistinctBoundedKeys::bytes_for(block_cols[w]) <= hash_set_bytes(count)) {
-            if (!marks[w]) marks[w] = std::make_unique<DistinctBoundedKeys>(block_cols[w]);
-            marks[w]->clear();
-            my_occupied[w] += distinct_block_columns(*marks[w]);
+            bitmap[word] |= bits;
+            for (std::size_t w64 = 0; w64 < words; ++w64) {
+              my_occupied[w] += __builtin_popcountll(bitmap[w64]);
+              bitmap[w64] = 0;
+            }
           } else {
             columns[w].clear(static_cast<std::size_t>(count));
-            my_occupied[w] += distinct_block_columns(columns[w]);
+            index_t previous = -1;  // a row's entries are sorted: repeats are adjacent
+            for (index_t k = 0; k < count; ++k) {
+              const index_t block_col = block_of(block_columns[k]);
+              if (block_col != previous) columns[w].insert(block_col);
+              previous = block_col;
+            }
+            my_occupied[w] += columns[w].count();
           }
         }
       });
@@ -743,8 +730,7 @@ void count_blocks(const std::vector<RowSpan<T>>& spans, index_t cols, index_t bl
 
 // The density of each shape, in the order given.
 template <class T>
-std::vector<BlockDensity> block_densities(const std::vector<RowSpan<T>>& spans, index_t cols,
-                                          const std::vector<BlockShape>& shapes) {
+std::vector<BlockDensity> block_densities(const std::vector<RowSpan<T>>& spans, const std::vector<BlockShape>& shapes) {
   std::vector<BlockDensity> result(shapes.size());
   for (std::size_t s = 0; s < shapes.size(); ++s) {
     const auto [block_rows, block_cols] = shapes[s];
@@ -763,7 +749,7 @@ std::vector<BlockDensity> block_densities(const std::vector<RowSpan<T>>& spans, 
         same_height.push_back(t);
         counted[t] = true;
       }
-    count_blocks(spans, cols, shapes[s].first, same_height, result);
+    count_blocks(spans, shapes[s].first, same_height, result);
   }
   return result;
 }
@@ -1010,7 +996,7 @@ MatrixStats analyse_rows(Rows& source, const StatsOptions& options) {
   stats.sampled_nnz = entries_in(spans);
   source.check_entries(ranges);
   fill_diagonal_stats(stats, spans);
-  stats.block_density = block_densities(spans, stats.cols, options.block_sizes);
+  stats.block_density = block_densities(spans, options.block_sizes);
   if (options.symmetry) source.fill_symmetry(stats, ranges);
   stats.distinct_values = count_distinct_values(spans, options.distinct_value_limit);
   return stats;

@@ -638,14 +638,14 @@ using BlockShape = std::pair<index_t, index_t>;  // rows, columns
 
 // Occupied blocks are counted block row by block row, the distinct block
 // columns of each in a small set. A block row whose block columns lie close
-// together (banded and FEM matrices, a wide LP's long rows, dense rows) marks
-// them in a bitmap of the span they cover, then counts its bits: no branch
-// per entry. One whose block columns are scattered (graphs, random columns)
-// takes a hash set of its own size: a bitmap of its span would cost more to
-// clear than the hash set's probes, whose mispredicted branches cost about
-// ten words cleared each. The shapes of one height (result[s] for s in
-// `shapes`) share the pass: a block row's entries are read once for all their
-// widths.
+// together (banded and FEM matrices, a wide LP's long rows, dense rows: a
+// word of 64 block columns or fewer per entry over their span) marks them in
+// a bitmap of that span, then counts its bits: no unpredictable branch per
+// entry. One whose block columns are scattered (graphs, random columns)
+// takes a hash set of its own size, whose probes branch unpredictably but
+// whose size does not grow with the span. The shapes of one height
+// (result[s] for s in `shapes`) share the pass: a block row's entries are
+// read once for all their widths.
 template <class T>
 void count_blocks(const std::vector<RowSpan<T>>& spans, index_t block_rows,
                   const std::vector<std::size_t>& shapes, std::vector<BlockDensity>& result) {

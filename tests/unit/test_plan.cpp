@@ -123,7 +123,9 @@ TEST(Plan, CandidatesCarryTheModelsParameters) {
         ASSERT_NE(of, model.kernels.end());
         EXPECT_EQ(c.params, of->params) << c.kernel;
         if (c.kernel == "csr-hub") ++hub_candidates;
-        if (c.kernel == plan.options.kernel) EXPECT_EQ(plan.options.params, c.params);
+        if (c.kernel == plan.options.kernel) {
+          EXPECT_EQ(plan.options.params, c.params);
+        }
       }
       EXPECT_EQ(plan_from_json(plan_to_json(plan)).options.params, plan.options.params);
     }

@@ -144,7 +144,8 @@ TEST(SelectorModelFile, BadFilesAreRefusedNamingTheFile) {
   spmm.spmm_columns = 8;
   spmm.spmm_selector_model = options.selector_model;
   const Plan plan = make_plan(stencil(), spmm);
-  if (plan.tuning == "model") EXPECT_EQ(plan.selector_model, spmm.spmm_selector_model);
+  EXPECT_EQ(plan.tuning, "model");
+  EXPECT_EQ(plan.selector_model, spmm.spmm_selector_model);
 }
 
 // The fuzzer's seed model stays one the parser accepts, so that the fuzzer

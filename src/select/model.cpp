@@ -390,11 +390,7 @@ SelectorModel parse_selector_model(const std::string& text) {
     // The kernels in parallel; the first bad one in file order is reported.
     // Text whose brackets or quotes do not match is read again in order, for
     // the byte where it first goes wrong (the matching only finds the end).
-    std::vector<std::optional<std::size_t>> near_point_lengths;  // per kernel
-    const auto keep = [&](std::size_t k, ReadKernel&& read) {
-      model.kernels[k] = std::move(read.model);
-      near_point_lengths[k] = read.near_point_length;
-    };
+    std::vector<ReadKernel> kernels;  // into the model once near_features (which may come later) is known
     const auto read_kernels = [&] {
       const ModelText at_kernels = reader;
       std::vector<ModelText> texts;
@@ -402,20 +398,15 @@ SelectorModel parse_selector_model(const std::string& text) {
         texts = reader.array_elements();
       } catch (const ParseError&) {
         reader = at_kernels;
-        return reader.array([&] {
-          model.kernels.emplace_back();
-          near_point_lengths.emplace_back();
-          keep(model.kernels.size() - 1, read_kernel(reader, model.feature_names));
-        });
+        return reader.array([&] { kernels.push_back(read_kernel(reader, model.feature_names)); });
       }
       const auto count = static_cast<std::int64_t>(texts.size());
-      model.kernels.resize(texts.size());
-      near_point_lengths.resize(texts.size());
+      kernels.resize(texts.size());
       std::vector<std::exception_ptr> errors(texts.size());
 #pragma omp parallel for schedule(dynamic, 1) if (count > 1)
       for (std::int64_t k = 0; k < count; ++k) {
         try {
-          keep(k, read_kernel(texts[k], model.feature_names));
+          kernels[k] = read_kernel(texts[k], model.feature_names);
           texts[k].finish();
         } catch (...) {
           errors[k] = std::current_exception();
@@ -439,10 +430,12 @@ SelectorModel parse_selector_model(const std::string& text) {
                  {"near_slack", [&] { model.near_slack = reader.number(); }}});
     reader.finish();
     model.near_features = feature_indices(model.feature_names, near_features, "near_features");
-    for (std::size_t k = 0; k < model.kernels.size(); ++k)
-      if (near_point_lengths[k] && *near_point_lengths[k] != model.near_features.size())
-        fail("kernel " + model.kernels[k].kernel + " has near points of " + std::to_string(*near_point_lengths[k]) +
+    for (ReadKernel& read : kernels) {
+      if (read.near_point_length && *read.near_point_length != model.near_features.size())
+        fail("kernel " + read.model.kernel + " has near points of " + std::to_string(*read.near_point_length) +
              " values for " + std::to_string(model.near_features.size()) + " near_features");
+      model.kernels.push_back(std::move(read.model));
+    }
     model.open_below = feature_flags(model.feature_names, open_below, "open_below");
     model.open_above = feature_flags(model.feature_names, open_above, "open_above");
     if (format != "spmv-selector-model/2") fail("not an spmv-selector-model/2 file");

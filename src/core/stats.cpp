@@ -657,7 +657,6 @@ void count_blocks(const std::vector<RowSpan<T>>& spans, index_t block_rows,
     width[w] = result[shapes[w]].block_cols;
     if ((width[w] & (width[w] - 1)) == 0) shift[w] = __builtin_ctz(static_cast<unsigned>(width[w]));
   }
-  constexpr std::size_t bitmap_words_per_entry = 1;
   // The block rows each range touches; each counts only the range's rows.
   std::vector<RowRange> block_row_ranges;
   for (const RowRange& range : rows_of(spans))
@@ -668,7 +667,7 @@ void count_blocks(const std::vector<RowSpan<T>>& spans, index_t block_rows,
 #pragma omp parallel reduction(+ : entries) if (entries_in(spans) >= parallel_from)
   {
     std::vector<DistinctKeys<index_t>> columns(widths);
-    std::vector<std::uint64_t> bitmap;  // grows to the widest span marked, at most a bit per block column
+    std::vector<std::uint64_t> bitmap;  // grows to the widest span marked: its block row's entries in words
     std::vector<std::int64_t> my_occupied(widths, 0);
 #pragma omp for schedule(dynamic, 1)
     for (index_t c = 0; c < pieces.chunks(); ++c)
@@ -686,7 +685,7 @@ void count_blocks(const std::vector<RowSpan<T>>& spans, index_t block_rows,
           const auto block_of = [&](index_t col) { return shift[w] >= 0 ? col >> shift[w] : col / width[w]; };
           const index_t first = block_of(*lowest);
           const auto words = static_cast<std::size_t>(block_of(*highest) - first) / 64 + 1;
-          if (words <= bitmap_words_per_entry * static_cast<std::size_t>(count)) {
+          if (words <= static_cast<std::size_t>(count)) {  // at most a word per entry
             if (bitmap.size() < words) bitmap.resize(words);  // zeros, as the count below leaves every word
             // A row's entries are sorted, so runs of them mark one word: its bits are gathered in a
             // register (an OR into memory per entry waits on the store before it).
@@ -702,9 +701,9 @@ void count_blocks(const std::vector<RowSpan<T>>& spans, index_t block_rows,
               bits |= std::uint64_t{1} << (bit % 64);
             }
             bitmap[word] |= bits;
-            for (std::size_t w64 = 0; w64 < words; ++w64) {
-              my_occupied[w] += __builtin_popcountll(bitmap[w64]);
-              bitmap[w64] = 0;
+            for (std::size_t i = 0; i < words; ++i) {
+              my_occupied[w] += __builtin_popcountll(bitmap[i]);
+              bitmap[i] = 0;
             }
           } else {
             columns[w].clear(static_cast<std::size_t>(count));

@@ -667,7 +667,7 @@ void count_blocks(const std::vector<RowSpan<T>>& spans, index_t block_rows,
 #pragma omp parallel reduction(+ : entries) if (entries_in(spans) >= parallel_from)
   {
     std::vector<DistinctKeys<index_t>> columns(widths);
-    std::vector<std::uint64_t> bitmap;  // grows to the widest span marked: its block row's entries in words
+    std::vector<std::uint64_t> bitmap;  // grows to the widest span marked (no more words than its entries)
     std::vector<std::int64_t> my_occupied(widths, 0);
 #pragma omp for schedule(dynamic, 1)
     for (index_t c = 0; c < pieces.chunks(); ++c)
